@@ -1,0 +1,92 @@
+// swift-tools-version: 6.1
+// focusd: the SwiftUI / tvOS focus model as a Linux daemon driven by physical input devices.
+import PackageDescription
+
+let package = Package(
+    name: "focusd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "focusd", targets: ["focusd"]),
+        .executable(name: "focusctl", targets: ["focusctl"]),
+        .library(name: "FocusEngine", targets: ["FocusEngine"]),
+        .library(name: "Varlink", targets: ["Varlink"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // System libraries: one Swift file per library owns its pointers (see InputDevices).
+        .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
+        .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+
+        // Pure cores: no I/O, no Glibc.
+        .target(name: "FocusEngine"),
+        .target(name: "InputMapping"),
+
+        // The platform edge.
+        .target(
+            name: "InputDevices",
+            dependencies: [
+                "InputMapping", "CLibevdev", "CLibinput", "CLibudev",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Varlink",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "FocusService",
+            dependencies: [
+                "FocusEngine", "InputMapping", "InputDevices", "Varlink",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources")]
+        ),
+        .executableTarget(
+            name: "focusd",
+            dependencies: [
+                "FocusService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "focusctl",
+            dependencies: [
+                "Varlink", "FocusEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "FocusBench",
+            dependencies: ["FocusEngine"],
+            path: "Benchmarks/FocusBench"
+        ),
+
+        .testTarget(
+            name: "FocusEngineTests",
+            dependencies: [
+                "FocusEngine",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Examples"), .copy("Android")]
+        ),
+        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping"]),
+        .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "FocusServiceTests", dependencies: ["FocusService", "Varlink", "FocusEngine"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

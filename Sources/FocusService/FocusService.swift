@@ -1,0 +1,1 @@
+// Wires engine, mapping, devices and the Varlink interfaces together.

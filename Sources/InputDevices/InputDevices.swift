@@ -1,0 +1,1 @@
+// Linux input devices: discovery, classification, readers.

@@ -1,0 +1,1 @@
+// Varlink (UAPI.20) over Unix stream sockets.

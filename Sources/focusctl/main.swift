@@ -1,0 +1,1 @@
+print("focusctl: not yet")
