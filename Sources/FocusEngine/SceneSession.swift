@@ -37,12 +37,27 @@ public struct Outcome: Hashable, Sendable {
     }
 }
 
+/// How directional search finds its winner. Both must choose the same node for every move; the
+/// brute-force scan exists as the oracle for tests and as the baseline for the benchmark.
+public enum SearchStrategy: Hashable, Sendable {
+    /// The spatial index (the default).
+    case spatialIndex
+    /// Score every candidate (tests and benchmarks only).
+    case bruteForce
+}
+
 /// One scene with its focus state (both tracks), bindings, remembered section focus and revision.
 public struct SceneSession: Sendable {
     /// Validates `scene` and evaluates default focus at the root (focus.md §4).
     /// Throws `.invalidScene` / `.tooManyNodes`; nothing is created on error.
     public init(scene: Scene, limits: Limits = Limits()) throws(FocusError) {
         fatalError("FocusEngine: not yet implemented")
+    }
+
+    /// Which search directional moves use; `.spatialIndex` unless a test or benchmark says otherwise.
+    public var searchStrategy: SearchStrategy {
+        get { fatalError("FocusEngine: not yet implemented") }
+        set { fatalError("FocusEngine: not yet implemented") }
     }
 
     /// The scene's name.
