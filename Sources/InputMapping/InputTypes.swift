@@ -113,7 +113,7 @@ public struct DeviceIdentity: Hashable, Sendable {
 
 /// The phase of a command (`io.focusd.Input` `Command.phase`).
 public enum CommandPhase: String, Codable, Hashable, Sendable {
-    case press, repeat, release, rotate
+    case press, `repeat`, release, rotate
 }
 
 /// One semantic command produced by a device after mapping.
