@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources")]
+            exclude: ["Resources"]
         ),
         .executableTarget(
             name: "focusd",
