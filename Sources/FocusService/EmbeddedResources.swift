@@ -235,6 +235,21 @@ error InvalidConfig (reason: string, line: ?int)
 
 """#####
 
+    /// `io.focusd.Inspect.varlink`, verbatim.
+    public static let inspectInterface = #####"""
+# Read-only introspection beside io.focusd.Focus, for tools that draw a scene (`focusctl watch`).
+# Not part of the shared contract: io.focusd.Focus has no call that returns a scene's layout, and
+# a live picture of the active scene needs its frames. Access: read-only (like GetState).
+interface io.focusd.Inspect
+
+# The scene tree as installed (a `Scene` of io.focusd.Focus, after updates) and its FocusState.
+# Without scene: the active scene.
+method GetScene(scene: ?string) -> (scene: object, state: object)
+
+error NoSuchScene (scene: string)
+
+"""#####
+
     /// `demo-scene.json`, verbatim.
     public static let demoScene = #####"""
 {

@@ -1,0 +1,245 @@
+import FocusEngine
+
+/// Identifies one client connection (the Varlink layer hands these out).
+public typealias ConnectionID = UInt64
+
+/// What a `Monitor` stream of `io.focusd.Focus` is sent: the first reply is a state, later ones
+/// events; a monitor that fell behind is sent one state again in place of the events it missed.
+public enum MonitorMessage: Sendable {
+    case state(FocusState)
+    case event(Event)
+}
+
+/// All scenes of the daemon, who owns them, which one is active, and who monitors them
+/// (focus.md §9, service.md §2).
+///
+/// Not thread-safe by design: the daemon calls it from its one event loop only, so device
+/// commands and client calls are serialised without locks. Every mutating call delivers its
+/// events to the monitors before it returns, so the caller's reply goes out after them (§11).
+///
+/// Decisions where focus.md is silent:
+/// - A `Monitor` without a scene follows the active scene: when the active scene changes it is
+///   sent a `scene` event naming the new one, then that scene's state.
+/// - `scene` events are also sent when a scene's tree is replaced or updated and when a scene is
+///   removed, so clients that draw the layout (`focusctl watch`) refresh it.
+/// - Changing which scene is active does not bump revisions (the scenes' own states did not
+///   change; `active` is derived from the hub); the `scene` event announces it.
+public final class SceneHub {
+    struct Entry {
+        var session: SceneSession
+        /// nil for a persistent scene (any allowed client may replace or remove it).
+        var owner: ConnectionID?
+        /// Larger is more recent; used to fall back when the active scene is removed.
+        var activatedAt: UInt64
+    }
+
+    public struct MonitorID: Hashable, Sendable {
+        let raw: UInt64
+    }
+
+    struct Monitor {
+        /// nil: follow the active scene.
+        var scene: String?
+        var deliver: (MonitorMessage) -> Void
+    }
+
+    public let limits: Limits
+    private var entries: [String: Entry] = [:]
+    public private(set) var activeName: String?
+    private var clock: UInt64 = 0
+    private var monitors: [UInt64: Monitor] = [:]
+    private var nextMonitor: UInt64 = 1
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    // MARK: Reading
+
+    /// The names of all scenes, sorted, and the active one.
+    public func list() -> (scenes: [String], active: String?) {
+        (entries.keys.sorted(), activeName)
+    }
+
+    /// The state of `name`, or of the active scene when nil.
+    public func state(of name: String?) throws(FocusError) -> FocusState {
+        let name = try resolve(name)
+        return entries[name]!.session.state(active: name == activeName)
+    }
+
+    /// The scene tree as installed (for clients that draw it), and its state.
+    public func scene(named name: String?) throws(FocusError) -> (Scene, FocusState) {
+        let name = try resolve(name)
+        let entry = entries[name]!
+        return (entry.session.scene, entry.session.state(active: name == activeName))
+    }
+
+    /// The active scene's session, for the input path (roles and interactions of the focused node).
+    public var activeSession: SceneSession? {
+        activeName.flatMap { entries[$0]?.session }
+    }
+
+    // MARK: Scenes
+
+    /// `SetScene`: create the scene (it becomes active) or replace it (focus kept when its node
+    /// survives). Another connection's scene: `SceneOwned`. A persistent scene has no owner.
+    public func setScene(_ scene: Scene, by connection: ConnectionID) throws(FocusError) -> (FocusState, [String]) {
+        let owner: ConnectionID? = scene.persist == true ? nil : connection
+        if var entry = entries[scene.name] {
+            if let current = entry.owner, current != connection { throw .sceneOwned(scene: scene.name) }
+            let outcome = try entry.session.replace(with: scene)
+            entry.owner = owner
+            entries[scene.name] = entry
+            deliver(outcome.events, scene: scene.name)
+            announceScene(scene.name)
+            return (entry.session.state(active: scene.name == activeName), outcome.warnings)
+        }
+        let session = try SceneSession(scene: scene, limits: limits)
+        clock += 1
+        entries[scene.name] = Entry(session: session, owner: owner, activatedAt: clock)
+        activeName = scene.name
+        // Named monitors that outlived an earlier scene of this name learn of the new one;
+        // monitors that follow the active scene are told it changed.
+        announceScene(scene.name, toFollowers: false)
+        announceActiveChange()
+        return (session.state(active: true), [])
+    }
+
+    /// `UpdateScene`: upsert subtrees, remove ids; focus kept when its node survives.
+    public func updateScene(
+        _ name: String, upsert: [NodePatch], remove: [String], by connection: ConnectionID
+    ) throws(FocusError) -> (FocusState, [String]) {
+        guard var entry = entries[name] else { throw .noSuchScene(scene: name) }
+        if let owner = entry.owner, owner != connection { throw .sceneOwned(scene: name) }
+        let outcome = try entry.session.update(upsert: upsert, remove: remove)
+        entries[name] = entry
+        deliver(outcome.events, scene: name)
+        announceScene(name)
+        return (entry.session.state(active: name == activeName), outcome.warnings)
+    }
+
+    /// `RemoveScene`. Another connection's scene: `SceneOwned`.
+    public func removeScene(_ name: String, by connection: ConnectionID) throws(FocusError) {
+        guard let entry = entries[name] else { throw .noSuchScene(scene: name) }
+        if let owner = entry.owner, owner != connection { throw .sceneOwned(scene: name) }
+        drop(name)
+    }
+
+    /// `ActivateScene`.
+    public func activate(_ name: String) throws(FocusError) -> FocusState {
+        guard entries[name] != nil else { throw .noSuchScene(scene: name) }
+        clock += 1
+        entries[name]!.activatedAt = clock
+        if activeName != name {
+            activeName = name
+            announceActiveChange()
+        }
+        return entries[name]!.session.state(active: true)
+    }
+
+    /// A connection closed: its non-persistent scenes go (focus.md §9).
+    public func connectionClosed(_ connection: ConnectionID) {
+        let owned = entries.filter { $0.value.owner == connection }.map(\.key).sorted()
+        for name in owned { drop(name) }
+    }
+
+    private func drop(_ name: String) {
+        guard let entry = entries.removeValue(forKey: name) else { return }
+        let wasActive = activeName == name
+        let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
+        for monitor in monitors.values where monitor.scene == name {
+            monitor.deliver(.event(event))
+        }
+        if wasActive {
+            activeName = entries.max { $0.value.activatedAt < $1.value.activatedAt }?.key
+            if activeName == nil {
+                for monitor in monitors.values where monitor.scene == nil { monitor.deliver(.event(event)) }
+            }
+            announceActiveChange()
+        }
+    }
+
+    // MARK: Focus calls
+
+    /// Runs `body` on the session of `name` (nil: active), stores it back, delivers the events.
+    public func withSession<T>(
+        _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> (Outcome, T)
+    ) throws(FocusError) -> (Outcome, T, FocusState) {
+        let name = try resolve(name)
+        var session = entries[name]!.session
+        let (outcome, extra) = try body(&session)
+        entries[name]!.session = session
+        deliver(outcome.events, scene: name)
+        return (outcome, extra, session.state(active: name == activeName))
+    }
+
+    /// `Lint` of a scene that is not installed.
+    public func lint(_ scene: Scene) throws(FocusError) -> [Problem] {
+        try SceneSession.lint(scene, limits: limits)
+    }
+
+    private func resolve(_ name: String?) throws(FocusError) -> String {
+        if let name {
+            guard entries[name] != nil else { throw .noSuchScene(scene: name) }
+            return name
+        }
+        guard let active = activeName else { throw .noSuchScene(scene: "") }
+        return active
+    }
+
+    // MARK: Monitors
+
+    /// Subscribes to the events of `scene` (nil: whatever scene is active). The current state is
+    /// delivered at once when there is one. `NoSuchScene` for a named scene that does not exist.
+    public func addMonitor(
+        scene: String?, deliver: @escaping (MonitorMessage) -> Void
+    ) throws(FocusError) -> MonitorID {
+        if let scene, entries[scene] == nil { throw .noSuchScene(scene: scene) }
+        let id = nextMonitor
+        nextMonitor += 1
+        monitors[id] = Monitor(scene: scene, deliver: deliver)
+        if let name = scene ?? activeName, let entry = entries[name] {
+            deliver(.state(entry.session.state(active: name == activeName)))
+        }
+        return MonitorID(raw: id)
+    }
+
+    public func removeMonitor(_ id: MonitorID) {
+        monitors[id.raw] = nil
+    }
+
+    /// The current state for a monitor's catch-up snapshot (nil when its scene is gone).
+    public func snapshot(for id: MonitorID) -> FocusState? {
+        guard let monitor = monitors[id.raw], let name = monitor.scene ?? activeName,
+            let entry = entries[name]
+        else { return nil }
+        return entry.session.state(active: name == activeName)
+    }
+
+    private func deliver(_ events: [Event], scene: String) {
+        guard !events.isEmpty else { return }
+        let isActive = scene == activeName
+        for monitor in monitors.values where monitor.scene == scene || (monitor.scene == nil && isActive) {
+            for event in events { monitor.deliver(.event(event)) }
+        }
+    }
+
+    private func announceScene(_ name: String, toFollowers: Bool = true) {
+        guard let entry = entries[name] else { return }
+        let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
+        let reachesFollowers = toFollowers && name == activeName
+        for monitor in monitors.values where monitor.scene == name || (monitor.scene == nil && reachesFollowers) {
+            monitor.deliver(.event(event))
+        }
+    }
+
+    private func announceActiveChange() {
+        guard let name = activeName, let entry = entries[name] else { return }
+        let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
+        let state = entry.session.state(active: true)
+        for monitor in monitors.values where monitor.scene == nil {
+            monitor.deliver(.event(event))
+            monitor.deliver(.state(state))
+        }
+    }
+}
