@@ -1,0 +1,33 @@
+import ArgumentParser
+import FocusEngine
+import FocusService
+
+/// `focusd lint SCENE`: the problems `Lint` finds; exit 1 when there are any.
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Audits a scene file for focus problems and exits 1 when it finds any.",
+        discussion: """
+            Reports candidates no directional move reaches, moves that do not come back, dead \
+            ends, ambiguous bindings, focusable nodes without a usable frame, overlapping and \
+            offscreen candidates (focus.md §10).
+            """
+    )
+
+    @Argument(help: "The scene file (a Scene, or an example file with a `scene` member).")
+    var scene: String
+
+    func run() throws {
+        let loaded: Scene
+        do { loaded = try SceneFile.load(scene) } catch { throw ValidationError(error.description) }
+        let problems: [Problem]
+        do { problems = try SceneSession.lint(loaded) } catch { throw ValidationError("\(scene): \(error)") }
+        for problem in problems {
+            var line = "\(problem.kind.rawValue)\t\(problem.node)"
+            if let other = problem.other { line += " -> \(other)" }
+            if let direction = problem.direction { line += " (\(direction.rawValue))" }
+            print(line + "\t" + problem.message)
+        }
+        if !problems.isEmpty { throw ExitCode(1) }
+        print("no problems")
+    }
+}
