@@ -18,9 +18,9 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         let loaded: Scene
-        do { loaded = try SceneFile.load(scene) } catch { throw ValidationError(error.description) }
+        do { loaded = try SceneFile.load(scene) } catch { throw CommandFailure(error.description) }
         let problems: [Problem]
-        do { problems = try SceneSession.lint(loaded) } catch { throw ValidationError("\(scene): \(error)") }
+        do { problems = try SceneSession.lint(loaded) } catch { throw CommandFailure("\(scene): \(error)") }
         for problem in problems {
             var line = "\(problem.kind.rawValue)\t\(problem.node)"
             if let other = problem.other { line += " -> \(other)" }

@@ -27,9 +27,9 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         let loaded: Scene
-        do { loaded = try SceneFile.load(scene) } catch { throw ValidationError(error.description) }
+        do { loaded = try SceneFile.load(scene) } catch { throw CommandFailure(error.description) }
         var session: SceneSession
-        do { session = try SceneSession(scene: loaded) } catch { throw ValidationError("\(scene): \(error)") }
+        do { session = try SceneSession(scene: loaded) } catch { throw CommandFailure("\(scene): \(error)") }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         func show(_ label: String, _ outcome: Outcome?) throws {
@@ -47,7 +47,7 @@ struct Simulate: ParsableCommand {
         try show("start", nil)
         for command in commands {
             let outcome: Outcome
-            do { outcome = try Self.apply(command, to: &session) } catch { throw ValidationError("\(command): \(error)") }
+            do { outcome = try Self.apply(command, to: &session) } catch { throw CommandFailure("\(command): \(error)") }
             try show(command, outcome)
         }
     }

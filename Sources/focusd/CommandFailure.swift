@@ -1,0 +1,9 @@
+/// An error a subcommand reports in one line (`Error: ...`, exit 1), without the usage text that
+/// ArgumentParser prints for a `ValidationError`: a missing or malformed file is not a usage mistake.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
