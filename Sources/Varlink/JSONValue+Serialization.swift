@@ -1,7 +1,8 @@
 extension JSONValue {
     /// The compact UTF-8 JSON text of this value, object keys sorted so output is deterministic.
     ///
-    /// Non-finite doubles, which JSON cannot express, are written as `null`.
+    /// Doubles keep a fraction or exponent (`1.0`), so they parse back as doubles; non-finite
+    /// doubles, which JSON cannot express, are written as `null`.
     public func serialized() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(64)
@@ -18,8 +19,6 @@ extension JSONValue {
         case .double(let value):
             if !value.isFinite {
                 output.append(contentsOf: "null".utf8)
-            } else if value.rounded() == value, abs(value) < 1e15 {
-                output.append(contentsOf: String(Int64(value)).utf8)
             } else {
                 output.append(contentsOf: value.description.utf8)
             }

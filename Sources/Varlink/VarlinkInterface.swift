@@ -82,7 +82,7 @@ struct InterfaceParser {
         var column = 1
         var scalars = Array(text.unicodeScalars)[...]
         func isWordScalar(_ s: Unicode.Scalar) -> Bool {
-            s.properties.isASCIIHexDigit || ("a"..."z").contains(s) || ("A"..."Z").contains(s)
+            ("a"..."z").contains(s) || ("A"..."Z").contains(s)
                 || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "."
         }
         while let scalar = scalars.first {
@@ -93,15 +93,15 @@ struct InterfaceParser {
                 scalars.removeFirst(); column += 1
             } else if scalar == "#" {
                 while let next = scalars.first, next != "\n" { scalars.removeFirst(); column += 1 }
+            } else if scalar == "-", scalars.dropFirst().first == ">" {
+                scalars.removeFirst(2); column += 2
+                tokens.append(Token(kind: .punct("->"), line: startLine, column: startColumn))
             } else if isWordScalar(scalar) {
                 var word = ""
                 while let next = scalars.first, isWordScalar(next) {
                     word.unicodeScalars.append(next); scalars.removeFirst(); column += 1
                 }
                 tokens.append(Token(kind: .word(word), line: startLine, column: startColumn))
-            } else if scalar == "-", scalars.dropFirst().first == ">" {
-                scalars.removeFirst(2); column += 2
-                tokens.append(Token(kind: .punct("->"), line: startLine, column: startColumn))
             } else if "():,?[]".unicodeScalars.contains(scalar) {
                 scalars.removeFirst(); column += 1
                 tokens.append(Token(kind: .punct(String(scalar)), line: startLine, column: startColumn))
@@ -151,18 +151,18 @@ struct InterfaceParser {
         return true
     }
 
+    /// `[A-Za-z]([-]*[A-Za-z0-9])*(\.[A-Za-z0-9]([-]*[A-Za-z0-9])*)+`, as the varlink.org grammar has it.
     static func isInterfaceName(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return false }
+        let isAlphanumeric = { (s: Unicode.Scalar) in
+            ("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s)
+        }
         for (index, part) in parts.enumerated() {
             guard let first = part.unicodeScalars.first, let last = part.unicodeScalars.last else { return false }
-            let isLower = { (s: Unicode.Scalar) in ("a"..."z").contains(s) }
-            let isDigit = { (s: Unicode.Scalar) in ("0"..."9").contains(s) }
-            if index == 0 ? !isLower(first) : !(isLower(first) || isDigit(first)) { return false }
-            if last == "-" { return false }
-            for s in part.unicodeScalars where !(isLower(s) || isDigit(s) || s == "-" || ("A"..."Z").contains(s)) {
-                return false
-            }
+            if index == 0 && ("0"..."9").contains(first) { return false }
+            guard isAlphanumeric(first), isAlphanumeric(last) else { return false }
+            guard part.unicodeScalars.allSatisfy({ isAlphanumeric($0) || $0 == "-" }) else { return false }
         }
         return true
     }
