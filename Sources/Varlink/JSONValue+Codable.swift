@@ -1,0 +1,110 @@
+import FoundationEssentials
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            var members: [String: JSONValue] = [:]
+            for key in object.allKeys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+            self = .object(members)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let flag = try? single.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let integer = try? single.decode(Int64.self) {
+            self = .integer(integer)
+        } else if let number = try? single.decode(Double.self) {
+            self = .double(number)
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let flag):
+            var single = encoder.singleValueContainer()
+            try single.encode(flag)
+        case .integer(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .double(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .string(let text):
+            var single = encoder.singleValueContainer()
+            try single.encode(text)
+        case .array(let elements):
+            var array = encoder.unkeyedContainer()
+            for element in elements { try array.encode(element) }
+        case .object(let members):
+            var object = encoder.container(keyedBy: AnyCodingKey.self)
+            for (key, value) in members { try object.encode(value, forKey: AnyCodingKey(key)) }
+        }
+    }
+}
+
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+extension JSONValue {
+    /// Converts an `Encodable` value (typically a struct of an IDL type's fields) to a `JSONValue`.
+    ///
+    /// `nil` optionals are omitted, as Varlink expects for absent optional fields.
+    public init(encoding value: some Encodable) throws {
+        let data = try JSONEncoder().encode(value)
+        self = try JSONValue.parse(Array(data))
+    }
+
+    /// Decodes this value into a `Decodable` type with Foundation's `JSONDecoder`.
+    ///
+    /// Throws the decoder's `DecodingError`; use ``decodeParameters(_:)`` to get a Varlink
+    /// `InvalidParameter` instead.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(serialized()))
+    }
+
+    /// Decodes call parameters into `T`, mapping failures to `org.varlink.service.InvalidParameter`
+    /// naming the offending top-level parameter (a missing field names that field; a bad nested
+    /// value names the parameter that contains it).
+    public func decodeParameters<T: Decodable>(_ type: T.Type = T.self) throws(VarlinkError) -> T {
+        do {
+            return try decode(T.self)
+        } catch let error as DecodingError {
+            throw VarlinkError.invalidParameter(Self.parameterName(of: error))
+        } catch {
+            throw VarlinkError.invalidParameter("parameters")
+        }
+    }
+
+    /// The top-level parameter a decoding error concerns ("parameters" when it is the whole object).
+    static func parameterName(of error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return context.codingPath.first?.stringValue ?? key.stringValue
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return context.codingPath.first?.stringValue ?? "parameters"
+        @unknown default:
+            return "parameters"
+        }
+    }
+}

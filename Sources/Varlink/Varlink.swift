@@ -1,1 +1,0 @@
-// Varlink (UAPI.20) over Unix stream sockets.

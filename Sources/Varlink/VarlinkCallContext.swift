@@ -1,0 +1,208 @@
+/// One call being answered: its parameters, who made it, and the means to reply.
+///
+/// Lives on the connection's event loop; use it only there. Exactly one answer ends a call:
+/// ``reply(_:)``, ``fail(_:)``, or, for a `more` call, ``stream()`` and then
+/// ``VarlinkStream/finish(_:)`` or ``VarlinkStream/fail(_:)``. Answers after the first, and any
+/// answer to a `oneway` call, are ignored.
+public final class VarlinkCallContext {
+    /// The call as received.
+    public let call: VarlinkCall
+    /// The connection it came on.
+    public let connection: VarlinkConnection
+    private var answered = false
+    private var activeStream: VarlinkStream?
+
+    init(call: VarlinkCall, connection: VarlinkConnection) {
+        self.call = call
+        self.connection = connection
+    }
+
+    /// The method's member name, e.g. `GetState` for `io.focusd.Focus.GetState`.
+    public var method: String { call.memberName }
+    /// The call's parameters (an object).
+    public var parameters: JSONValue { call.parameters }
+    /// The caller's credentials.
+    public var peer: PeerCredentials { connection.peer }
+    /// The caller accepts a stream of replies.
+    public var more: Bool { call.more }
+    /// The caller wants no reply.
+    public var oneway: Bool { call.oneway }
+    /// Whether the call has been answered (for streams: finished).
+    public var isAnswered: Bool { answered }
+
+    /// Decodes the parameters into `T`; failures become `InvalidParameter` naming the field.
+    public func decodeParameters<T: Decodable>(_ type: T.Type = T.self) throws(VarlinkError) -> T {
+        try call.parameters.decodeParameters(T.self)
+    }
+
+    /// Answers the call with `parameters` (an object); for a `more` call this is its only, final reply.
+    public func reply(_ parameters: JSONValue = [:]) {
+        answer(VarlinkReply(parameters: parameters))
+    }
+
+    /// Answers with an `Encodable` value's fields.
+    public func reply(encoding value: some Encodable) throws {
+        reply(try JSONValue(encoding: value))
+    }
+
+    /// Answers the call with an error.
+    public func fail(_ error: VarlinkError) {
+        answer(VarlinkReply(parameters: error.parameters, error: error.name))
+    }
+
+    /// Answers the call with the error `name` (fully qualified) and its parameters.
+    public func fail(_ name: String, parameters: JSONValue = [:]) {
+        fail(VarlinkError(name, parameters: parameters))
+    }
+
+    /// The stream to answer a `more` call with; throws `org.varlink.service.ExpectedMore` when the
+    /// call was made without `more` (throw it on from the handler). Calling it again returns the
+    /// same stream.
+    public func stream() throws(VarlinkError) -> VarlinkStream {
+        guard call.more || call.oneway else { throw .expectedMore }
+        if let activeStream { return activeStream }
+        let stream = VarlinkStream(context: self)
+        activeStream = stream
+        return stream
+    }
+
+    /// Throws `org.varlink.service.ExpectedMore` unless the call was made with `more`.
+    public func requireMore() throws(VarlinkError) {
+        guard call.more else { throw .expectedMore }
+    }
+
+    // MARK: Internal
+
+    func answer(_ reply: VarlinkReply) {
+        guard !answered else { return }
+        answered = true
+        activeStream?.ended()
+        activeStream = nil
+        if !call.oneway { connection.send(reply) }
+        connection.callCompleted(self)
+    }
+
+    /// A oneway call is complete once its handler returns.
+    func handlerReturned() {
+        if call.oneway && !answered {
+            answered = true
+            activeStream?.ended()
+            activeStream = nil
+            connection.callCompleted(self)
+        }
+    }
+
+    func connectionClosed() {
+        answered = true
+        activeStream?.connectionClosed()
+        activeStream = nil
+    }
+}
+
+/// The replies to a `more` call: any number of ``send(_:coalescible:)``, then ``finish(_:)``
+/// (or ``fail(_:)``). Lives on the connection's event loop.
+///
+/// Backpressure: each connection has a bounded outgoing queue
+/// (``VarlinkServer/Configuration/outgoingQueueLimit``). A reply sent as `coalescible` while the
+/// queue is over that bound is not queued; the stream is marked ``isBehind`` and, once the client
+/// has drained the queue to half the bound, ``onCaughtUp`` is called so the owner can send one
+/// reply summarizing what was skipped (typically the latest state). Replies not marked coalescible
+/// are always queued; a client that stays over the bound without reading for the configured stall
+/// timeout is disconnected.
+public final class VarlinkStream {
+    /// What became of a reply handed to ``VarlinkStream/send(_:coalescible:)``.
+    public enum SendOutcome: Equatable, Sendable {
+        /// Queued for the client.
+        case queued
+        /// Not queued: the client is behind; ``VarlinkStream/onCaughtUp`` will be called.
+        case deferred
+        /// Not queued: the stream is finished or its connection closed.
+        case closed
+    }
+
+    private let context: VarlinkCallContext
+    private var finished = false
+
+    /// The connection the stream writes to.
+    public var connection: VarlinkConnection { context.connection }
+    /// The call the stream answers.
+    public var call: VarlinkCall { context.call }
+
+    /// Whether coalescible replies were skipped since the client last caught up.
+    public internal(set) var isBehind = false
+
+    /// Called (once per episode) when a stream that skipped coalescible replies may send again.
+    public var onCaughtUp: (() -> Void)?
+
+    /// Called when the connection closes before the stream finished (the client went away).
+    public var onClose: (() -> Void)?
+
+    init(context: VarlinkCallContext) {
+        self.context = context
+    }
+
+    /// Whether replies can still be sent (not finished, connection open).
+    public var isOpen: Bool { !finished && connection.isOpen }
+
+    /// Bytes queued on the connection and not yet written to the client.
+    public var queuedBytes: Int { connection.queuedBytes }
+
+    /// Sends one reply with `continues: true`.
+    ///
+    /// - Parameter coalescible: the reply may be skipped when the client is behind; see the type's
+    ///   discussion.
+    @discardableResult
+    public func send(_ parameters: JSONValue, coalescible: Bool = false) -> SendOutcome {
+        guard isOpen else { return .closed }
+        if context.oneway { return .queued }
+        if coalescible && (isBehind || connection.isOverQueueLimit) {
+            if !isBehind {
+                isBehind = true
+                connection.streamFellBehind(self)
+            }
+            return .deferred
+        }
+        connection.send(VarlinkReply(parameters: parameters, continues: true))
+        return .queued
+    }
+
+    /// Sends an `Encodable` value's fields as one reply with `continues: true`.
+    @discardableResult
+    public func send(encoding value: some Encodable, coalescible: Bool = false) throws -> SendOutcome {
+        send(try JSONValue(encoding: value), coalescible: coalescible)
+    }
+
+    /// Sends the final reply (without `continues`) and ends the call.
+    public func finish(_ parameters: JSONValue = [:]) {
+        guard isOpen else { return }
+        context.answer(VarlinkReply(parameters: parameters))
+    }
+
+    /// Ends the call with an error reply.
+    public func fail(_ error: VarlinkError) {
+        guard isOpen else { return }
+        context.fail(error)
+    }
+
+    func ended() {
+        finished = true
+        onCaughtUp = nil
+        onClose = nil
+        connection.streamEnded(self)
+    }
+
+    func connectionClosed() {
+        guard !finished else { return }
+        finished = true
+        let callback = onClose
+        onCaughtUp = nil
+        onClose = nil
+        callback?()
+    }
+
+    func caughtUp() {
+        guard isBehind else { return }
+        isBehind = false
+        if isOpen { onCaughtUp?() }
+    }
+}

@@ -1,0 +1,177 @@
+import Logging
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Varlink server on a Unix stream socket: a path it binds, or a socket systemd passed.
+///
+/// ```swift
+/// let loop = MultiThreadedEventLoopGroup.singleton.next()
+/// let service = VarlinkService(vendor: "focusd", product: "focusd", version: "1", url: "https://…")
+/// try service.register(description: idlText) { call throws(VarlinkError) in
+///     switch call.method {
+///     case "Ping": call.reply(["text": call.parameters["text"] ?? ""])
+///     default: throw .methodNotImplemented(call.call.method)
+///     }
+/// }
+/// let server = try await VarlinkServer.start(
+///     service: service, endpoint: .path("/run/x/x.sock", .init(socketMode: 0o660)), eventLoop: loop)
+/// …
+/// await server.shutdown()
+/// ```
+///
+/// Every connection, handler and callback runs on the one `eventLoop` given.
+public final class VarlinkServer: Sendable {
+    /// Limits and logging.
+    public struct Configuration: Sendable {
+        /// The longest message accepted (bytes, excluding the NUL); longer closes the connection.
+        public var maxMessageSize = 32 << 20
+        /// The deepest JSON nesting accepted; deeper closes the connection.
+        public var maxDepth = JSONValue.defaultDepthLimit
+        /// Bytes queued for one client beyond which coalescible replies are skipped and the stall
+        /// timer runs.
+        public var outgoingQueueLimit = 256 << 10
+        /// A client over the queue limit that makes no write progress for this long is disconnected.
+        public var stallTimeout = TimeAmount.seconds(10)
+        /// Listen backlog.
+        public var backlog: Int32 = 256
+        public var logger = Logger(label: "varlink")
+
+        public init() {}
+    }
+
+    /// How a socket file is created.
+    public struct SocketFileOptions: Sendable {
+        /// Mode set on the socket file after bind, whatever the umask (e.g. 0o660, 0o600).
+        public var socketMode: mode_t
+        /// Mode of the directory, set when it is created (`nil`: the directory must exist).
+        public var directoryMode: mode_t?
+        /// Group given to the socket file (`nil`: leave the process's group).
+        public var group: gid_t?
+
+        public init(socketMode: mode_t = 0o600, directoryMode: mode_t? = 0o700, group: gid_t? = nil) {
+            self.socketMode = socketMode
+            self.directoryMode = directoryMode
+            self.group = group
+        }
+    }
+
+    /// Where to listen.
+    public enum Endpoint: Sendable {
+        /// Bind a socket file at this path (a stale socket file there is replaced; a live server
+        /// there is an error).
+        case path(String, SocketFileOptions = SocketFileOptions())
+        /// Adopt a listening socket (e.g. from systemd socket activation).
+        case listeningDescriptor(CInt)
+
+        /// The socket systemd passed, when `LISTEN_PID` is this process and `LISTEN_FDS` ≥ 1
+        /// (the first one, fd 3). Clears the variables so children do not inherit them.
+        public static func systemdSocket() -> Endpoint? {
+            guard let pid = Posix.environment("LISTEN_PID").flatMap(Int32.init), pid == Posix.processID(),
+                let count = Posix.environment("LISTEN_FDS").flatMap(Int.init), count >= 1
+            else { return nil }
+            for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { Posix.unsetEnvironment(name) }
+            return .listeningDescriptor(3)
+        }
+    }
+
+    /// Why the server could not start.
+    public enum StartError: Error, CustomStringConvertible {
+        case addressInUse(String)
+        case notAListeningSocket(CInt)
+        case system(PosixError)
+
+        public var description: String {
+            switch self {
+            case .addressInUse(let path): return "another server is listening on \(path)"
+            case .notAListeningSocket(let fd): return "file descriptor \(fd) is not a listening stream socket"
+            case .system(let error): return error.description
+            }
+        }
+    }
+
+    /// The event loop everything runs on.
+    public let eventLoop: any EventLoop
+    /// The socket file, when the server bound one (removed by ``shutdown()``).
+    public let socketPath: String?
+    private let serverChannel: any Channel
+    private let service: NIOLoopBoundBox<VarlinkService>
+
+    private init(eventLoop: any EventLoop, socketPath: String?, serverChannel: any Channel, service: NIOLoopBoundBox<VarlinkService>) {
+        self.eventLoop = eventLoop
+        self.socketPath = socketPath
+        self.serverChannel = serverChannel
+        self.service = service
+    }
+
+    /// Starts listening and serving `service` on `eventLoop`.
+    public static func start(
+        service: sending VarlinkService,
+        endpoint: Endpoint,
+        configuration: Configuration = Configuration(),
+        eventLoop: any EventLoop
+    ) async throws -> VarlinkServer {
+        let box = NIOLoopBoundBox.makeBoxSendingValue(service, eventLoop: eventLoop)
+        let counter = NIOLoopBoundBox.makeBoxSendingValue(UInt64(0), eventLoop: eventLoop)
+        let bootstrap = ServerBootstrap(group: eventLoop)
+            .serverChannelOption(ChannelOptions.backlog, value: configuration.backlog)
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    counter.value += 1
+                    let connection = VarlinkConnection(
+                        id: counter.value, service: box.value, configuration: configuration, eventLoop: channel.eventLoop)
+                    try channel.pipeline.syncOperations.addHandler(VarlinkChannelHandler(connection: connection))
+                }
+            }
+        switch endpoint {
+        case .listeningDescriptor(let fd):
+            guard Posix.isListeningStreamSocket(fd) else { throw StartError.notAListeningSocket(fd) }
+            let channel = try await bootstrap.withBoundSocket(fd).get()
+            configuration.logger.info("listening on an inherited socket", metadata: ["fd": "\(fd)"])
+            return VarlinkServer(eventLoop: eventLoop, socketPath: nil, serverChannel: channel, service: box)
+        case .path(let path, let options):
+            do {
+                if let directoryMode = options.directoryMode, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+                    try Posix.makeDirectory(String(path[..<slash]), mode: directoryMode)
+                }
+                if Posix.isSocket(path) {
+                    if Posix.isListening(path: path) { throw StartError.addressInUse(path) }
+                    try Posix.removeFile(path)
+                }
+            } catch let error as PosixError {
+                throw StartError.system(error)
+            }
+            let channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
+            do {
+                if let group = options.group { try Posix.setGroup(path, group) }
+                try Posix.setMode(path, options.socketMode)
+            } catch {
+                try? await channel.close()
+                try? Posix.removeFile(path)
+                throw StartError.system(error)
+            }
+            configuration.logger.info("listening", metadata: ["path": "\(path)"])
+            return VarlinkServer(eventLoop: eventLoop, socketPath: path, serverChannel: channel, service: box)
+        }
+    }
+
+    /// Runs `body` with the service on the event loop (to change hooks, inspect connections…).
+    public func withService<T: Sendable>(_ body: @escaping @Sendable (VarlinkService) throws -> T) async throws -> T {
+        try await eventLoop.submit { try body(self.service.value) }.get()
+    }
+
+    /// Stops accepting, closes every connection and removes the socket file. Idempotent.
+    public func shutdown() async {
+        try? await serverChannel.close()
+        _ = try? await eventLoop.flatSubmit { [service] () -> EventLoopFuture<Void> in
+            let channels = service.value.connections.map { $0.closeFuture() }
+            for connection in service.value.connections { connection.close() }
+            return EventLoopFuture.andAllComplete(channels, on: service.value.connections.first?.eventLoop ?? self.eventLoop)
+        }.get()
+        if let socketPath { try? Posix.removeFile(socketPath) }
+    }
+}

@@ -1,0 +1,183 @@
+import Logging
+import NIOCore
+
+/// The handler of one interface: called on the connection's event loop with each call to one of
+/// the interface's methods (``VarlinkCallContext/method`` says which).
+///
+/// Answer with ``VarlinkCallContext/reply(_:)``, ``VarlinkCallContext/fail(_:)`` or a
+/// ``VarlinkCallContext/stream()``, now or later (on the same event loop); throwing a
+/// ``VarlinkError`` answers with that error. Later calls on the connection wait until this one
+/// is answered (for a stream: finished), so always answer.
+public typealias VarlinkInterfaceHandler = (VarlinkCallContext) throws(VarlinkError) -> Void
+
+/// The services a Varlink server offers: its identity (for `GetInfo`), its interfaces with their
+/// handlers, and hooks to admit connections and authorize calls.
+///
+/// Not thread-safe by design: it lives on one event loop, together with every connection and
+/// handler, so the state handlers touch needs no locks. Build it, then hand it to
+/// ``VarlinkServer/start(service:endpoint:configuration:eventLoop:)``.
+public final class VarlinkService {
+    /// `GetInfo`'s identity fields.
+    public var vendor: String
+    public var product: String
+    public var version: String
+    public var url: String
+
+    /// Called once a connection's peer credentials are known; return `false` to refuse it (it is
+    /// closed at once, e.g. past a per-uid cap; see ``connections(ofUID:)``).
+    public var acceptConnection: ((VarlinkConnection) -> Bool)?
+
+    /// Called before each call is dispatched (including `org.varlink.service`); return an error
+    /// (e.g. `PermissionDenied`) to answer with it instead of calling the handler.
+    public var authorizeCall: ((VarlinkCallContext) -> VarlinkError?)?
+
+    /// Called when an accepted connection closes, after its own ``VarlinkConnection/onClose(_:)`` callbacks.
+    public var connectionClosed: ((VarlinkConnection) -> Void)?
+
+    private var interfacesByName: [String: (interface: VarlinkInterface, handler: VarlinkInterfaceHandler)] = [:]
+    private var interfaceOrder: [String] = []
+    private var liveConnections: [UInt64: VarlinkConnection] = [:]
+
+    /// The text of `org.varlink.service`, served like any other interface.
+    public static let serviceInterfaceDescription = """
+        # The Varlink Service Interface is provided by every varlink service. It
+        # describes the service and the interfaces it implements.
+        interface org.varlink.service
+
+        # Get a list of all the interfaces a service provides and information
+        # about the implementation.
+        method GetInfo() -> (
+          vendor: string,
+          product: string,
+          version: string,
+          url: string,
+          interfaces: []string
+        )
+
+        # Get the description of an interface that is implemented by this service.
+        method GetInterfaceDescription(interface: string) -> (description: string)
+
+        # The requested interface was not found.
+        error InterfaceNotFound (interface: string)
+
+        # The requested method was not found
+        error MethodNotFound (method: string)
+
+        # The interface defines the requested method, but the service does not
+        # implement it.
+        error MethodNotImplemented (method: string)
+
+        # One of the passed parameters is invalid.
+        error InvalidParameter (parameter: string)
+
+        # Client is denied access
+        error PermissionDenied ()
+
+        # Method is expected to be called with 'more' set to true, but wasn't
+        error ExpectedMore ()
+
+        """
+
+    public init(vendor: String, product: String, version: String, url: String) {
+        self.vendor = vendor
+        self.product = product
+        self.version = version
+        self.url = url
+        let serviceInterface = try! VarlinkInterface(description: Self.serviceInterfaceDescription)
+        register(serviceInterface) { [unowned self] context throws(VarlinkError) in
+            try self.serveIntrospection(context)
+        }
+    }
+
+    /// Adds an interface; calls to its declared methods go to `handler`. Replaces an interface of
+    /// the same name.
+    public func register(_ interface: VarlinkInterface, handler: @escaping VarlinkInterfaceHandler) {
+        if interfacesByName[interface.name] == nil { interfaceOrder.append(interface.name) }
+        interfacesByName[interface.name] = (interface, handler)
+    }
+
+    /// Parses `description` and adds the interface; returns it (its name, methods).
+    @discardableResult
+    public func register(
+        description: String, handler: @escaping VarlinkInterfaceHandler
+    ) throws(VarlinkInterfaceSyntaxError) -> VarlinkInterface {
+        let interface = try VarlinkInterface(description: description)
+        register(interface, handler: handler)
+        return interface
+    }
+
+    /// Names of the interfaces served, `org.varlink.service` first, then in registration order.
+    public var interfaceNames: [String] { interfaceOrder }
+
+    /// The registered interface called `name`.
+    public func interface(named name: String) -> VarlinkInterface? { interfacesByName[name]?.interface }
+
+    /// The open, accepted connections.
+    public var connections: [VarlinkConnection] { Array(liveConnections.values) }
+
+    /// The open, accepted connections of one user.
+    public func connections(ofUID uid: UInt32) -> [VarlinkConnection] {
+        liveConnections.values.filter { $0.peer.uid == uid }
+    }
+
+    // MARK: Dispatch
+
+    /// Routes a call: upgrade refused, unknown interface or method answered with the standard
+    /// errors, the authorization hook consulted, then the interface's handler.
+    func dispatch(_ context: VarlinkCallContext) {
+        let call = context.call
+        if call.upgrade {
+            context.fail(.invalidParameter("upgrade"))
+            return
+        }
+        guard let entry = interfacesByName[call.interface] else {
+            context.fail(.interfaceNotFound(call.interface))
+            return
+        }
+        guard entry.interface.methods[call.memberName] != nil else {
+            context.fail(.methodNotFound(call.method))
+            return
+        }
+        if let denial = authorizeCall?(context) {
+            context.fail(denial)
+            return
+        }
+        do {
+            try entry.handler(context)
+        } catch {
+            context.fail(error)
+        }
+        context.handlerReturned()
+    }
+
+    private func serveIntrospection(_ context: VarlinkCallContext) throws(VarlinkError) {
+        switch context.method {
+        case "GetInfo":
+            context.reply([
+                "vendor": .string(vendor), "product": .string(product), "version": .string(version),
+                "url": .string(url), "interfaces": .array(interfaceOrder.map { .string($0) }),
+            ])
+        case "GetInterfaceDescription":
+            guard let name = context.parameters["interface"]?.stringValue else {
+                throw .invalidParameter("interface")
+            }
+            guard let entry = interfacesByName[name] else { throw .interfaceNotFound(name) }
+            context.reply(["description": .string(entry.interface.description)])
+        default:
+            throw .methodNotImplemented(context.call.method)
+        }
+    }
+
+    // MARK: Connection bookkeeping
+
+    func connectionAccepted(_ connection: VarlinkConnection) -> Bool {
+        if let acceptConnection, !acceptConnection(connection) { return false }
+        liveConnections[connection.id] = connection
+        return true
+    }
+
+    func connectionDidClose(_ connection: VarlinkConnection) {
+        guard liveConnections.removeValue(forKey: connection.id) != nil else { return }
+        connectionClosed?(connection)
+    }
+}
