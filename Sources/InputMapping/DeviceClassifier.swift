@@ -32,7 +32,11 @@ public enum DeviceClassifier {
     public static func classify(_ identity: DeviceIdentity) -> DeviceClass {
         let udev = identity.udevProperties
         let caps = identity.capabilities
-        let fromCapabilities = classify(capabilities: caps, name: identity.name)
+        var fromCapabilities = classify(capabilities: caps, name: identity.name)
+        // The GPIO rotary-encoder driver reports one relative axis, on the host bus.
+        if identity.bus == 0x19 && identity.name.lowercased().contains("rotary") && caps.relativeAxes.count == 1 {
+            fromCapabilities = .rotary
+        }
         guard udev.keys.contains(where: { $0.hasPrefix("ID_INPUT") }) else { return fromCapabilities }
         if udev["ID_INPUT_JOYSTICK"] == "1" { return .gamepad }
         if udev["ID_INPUT_TOUCHPAD"] == "1" { return .touchpad }
