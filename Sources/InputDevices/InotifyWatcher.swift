@@ -51,18 +51,29 @@ final class InotifyWatcher {
         directory.lastIndex(of: "/").map { String(directory[directory.index(after: $0)...]) } ?? directory
     }
 
-    /// Watches the directory if it exists, else its parent for the directory's creation.
+    /// Watches the directory if it exists, else its parent for the directory's creation (the
+    /// directory is tried again after the parent watch, so one created in between is not missed).
+    /// The parent is unwatched once the directory is, so unrelated changes in it (/dev, /tmp)
+    /// never wake the loop.
     private func watch() throws(PosixError) {
+        if addDirectoryWatch() { return }
         if parentWatch < 0 {
-            // The parent is watched first, so a directory created right after the check is seen.
             parentWatch = try Posix.required("inotify_add_watch(\(parent))") {
                 inotify_add_watch(fd.raw, parent, Self.parentMask)
             }
         }
-        switch try? Posix.syscall("inotify_add_watch(\(directory))", { inotify_add_watch(fd.raw, directory, Self.directoryMask) }) {
-        case .value(let wd)?: directoryWatch = wd
-        default: directoryWatch = -1
+        if addDirectoryWatch() {
+            _ = inotify_rm_watch(fd.raw, parentWatch)
+            parentWatch = -1
         }
+    }
+
+    private func addDirectoryWatch() -> Bool {
+        let result = try? Posix.syscall("inotify_add_watch(\(directory))") {
+            inotify_add_watch(fd.raw, directory, Self.directoryMask)
+        }
+        directoryWatch = result?.value ?? -1
+        return directoryWatch >= 0
     }
 
     /// Names of the `event*` nodes now in the directory (empty when it does not exist).
@@ -105,7 +116,7 @@ final class InotifyWatcher {
     }
 
     private func interpret(wd: Int32, mask: UInt32, name: String) throws(PosixError) -> [DirectoryChange] {
-        if wd == parentWatch && wd != directoryWatch {
+        if wd == parentWatch && parentWatch >= 0 {
             guard name == basename, mask & UInt32(IN_ISDIR) != 0, directoryWatch < 0 else { return [] }
             try watch()
             return directoryWatch >= 0 ? [.directoryAppeared] : []

@@ -95,6 +95,8 @@ final class LoopCore {
     func run() {
         logger.info("input loop started", metadata: ["discovery": "\(udev != nil ? "udev" : "inotify")"])
         enumerate()
+        rearmTimer()
+        publishSnapshot()
         while running {
             let ready: [Epoll.Ready]
             do {
