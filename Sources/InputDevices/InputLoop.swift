@@ -78,8 +78,10 @@ public final class InputLoop: Sendable {
 
     /// Sets up epoll, discovery and the timer, then starts the thread, which enumerates the
     /// devices present (after subscribing to changes) and reads them.
+    /// Starting a running loop does nothing.
     /// - Throws: `PosixError` when epoll, inotify, udev or the thread cannot be set up.
     public func start() throws(PosixError) {
+        guard thread.withLock({ $0 == nil }) else { return }
         let core = try LoopCore(
             configuration: configuration, delegate: delegate, wakeFD: wakeFD,
             takeCommands: { self.commands.withLock { list in defer { list.removeAll() }; return list } },

@@ -1,5 +1,6 @@
 import Glibc
 import InputMapping
+import Synchronization
 import Testing
 
 @testable import InputDevices
@@ -193,5 +194,85 @@ struct InputLoopTests {
         loop.stop()
         #expect(recorder.added.map(\.id) == ["input7-event3"])
         #expect(recorder.added.first?.name == "Remote Keys")
+    }
+}
+
+@Suite("Policies and udev on the host", .serialized)
+struct InputLoopPolicyTests {
+    /// A policy whose ignore set a test changes while the loop runs.
+    final class SwitchablePolicy: Sendable {
+        let ignored = Mutex<Bool>(false)
+        func policy(_ identity: DeviceIdentity) -> DevicePolicy {
+            ignored.withLock { $0 } ? DevicePolicy(ignoreReason: "switched off", profile: "off") : .default
+        }
+    }
+
+    @Test("reapplying policies re-decides every device and reports the change")
+    func reapplyPolicies() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.touch("event0")
+        let recorder = Recorder()
+        let switchable = SwitchablePolicy()
+        let loop = try InputLoop(
+            configuration: InputLoopConfiguration(
+                inputDirectory: dir.path, sysfsRoot: "/nonexistent-sysfs", useUdev: false, retryDelaysUsec: [],
+                classify: { _ in .keyboard }, policy: { switchable.policy($0) }),
+            delegate: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        #expect(await eventually { recorder.added.count == 1 })
+        #expect(recorder.added.first?.problem?.hasPrefix("cannot open") == true)
+        switchable.ignored.withLock { $0 = true }
+        loop.reapplyPolicies()
+        #expect(await eventually { loop.devices.first?.problem == "ignored: switched off" })
+        #expect(recorder.all.last == .changed(try #require(loop.devices.first)))
+        #expect(loop.devices.first?.profile == "off")
+        #expect(recorder.added.count == 1)
+    }
+
+    @Test("a grab request for an unknown device is ignored, not a crash")
+    func grabUnknown() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder)
+        try loop.start()
+        loop.setGrab(id: "input99-event99", .exclusive)
+        #expect(await eventually { loop.wakeupCount >= 1 })
+        loop.stop()
+        #expect(recorder.all.isEmpty)
+    }
+
+    @Test("udevd is detected by its control socket")
+    func udevDetection() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(!UdevMonitor.daemonRuns(controlPath: dir.file("control")))
+        dir.touch("control")
+        #expect(UdevMonitor.daemonRuns(controlPath: dir.file("control")))
+    }
+
+    @Test("udev enumeration returns only event nodes with their sysfs paths")
+    func udevEnumeration() throws {
+        let records = try UdevMonitor().enumerate()
+        for record in records {
+            #expect(record.node.hasPrefix("/dev/input/event"))
+            #expect(record.syspath.hasPrefix("/sys/"))
+            #expect(record.syspath.hasSuffix(String(record.node.split(separator: "/").last!)))
+        }
+    }
+
+    @Test("a loop with udev discovery starts and stops cleanly without devices or udevd")
+    func udevLoop() async throws {
+        let recorder = Recorder()
+        let loop = try InputLoop(
+            configuration: InputLoopConfiguration(useUdev: true, classify: { _ in .other }), delegate: recorder)
+        try loop.start()
+        try await Task.sleep(for: .milliseconds(50))
+        loop.stop()
+        #expect(recorder.all.filter { if case .added = $0 { false } else { true } }.allSatisfy {
+            if case .removed = $0 { true } else { false }
+        })
     }
 }
