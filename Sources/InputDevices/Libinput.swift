@@ -21,13 +21,19 @@ final class LibinputContext {
         pointer.initialize(to: libinput_interface(
             open_restricted: { path, flags, _ in
                 guard let path else { return -EINVAL }
-                do {
-                    return try Posix.required("open(\(String(cString: path)))") { open(path, flags | O_CLOEXEC) }
-                } catch let error as PosixError {
-                    return -error.errno
-                } catch {
-                    return -EIO
+                // libinput asks for O_RDWR; focusd's group may only read (udev/ rules), and
+                // reading is all a touch surface needs, so fall back to read-only.
+                let readOnly = (flags & ~O_ACCMODE) | O_RDONLY
+                for mode in flags & O_ACCMODE == O_RDONLY ? [flags] : [flags, readOnly] {
+                    do {
+                        return try Posix.required("open(\(String(cString: path)))") { open(path, mode | O_CLOEXEC) }
+                    } catch let error as PosixError {
+                        if !error.isPermissionDenied || mode == readOnly { return -error.errno }
+                    } catch {
+                        return -EIO
+                    }
                 }
+                return -EACCES
             },
             close_restricted: { fd, _ in _ = close(fd) }
         ))

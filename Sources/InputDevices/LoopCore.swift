@@ -21,6 +21,9 @@ private final class NodeEntry {
     var group: String?
     /// focusd's own virtual device: known so it is not reopened, never listed.
     var own = false
+    /// The device was unplugged (ENODEV) and reported removed; the node itself has not been
+    /// removed yet. Only its removal or a new node at the same path ends this.
+    var gone = false
 
     init(node: String, id: String) {
         self.node = node
@@ -137,12 +140,12 @@ final class LoopCore {
     private func enumerate() {
         if let udev {
             do {
-                for record in try udev.enumerate() { consider(record.node, record: record) }
+                for record in try udev.enumerate() { consider(record.node, record: record, as: .enumerated) }
             } catch {
                 logger.error("udev enumeration failed", metadata: ["error": "\(error)"])
             }
         } else if let inotify {
-            for name in inotify.enumerate() { consider(inotify.path(of: name), record: nil) }
+            for name in inotify.enumerate() { consider(inotify.path(of: name), record: nil, as: .enumerated) }
         }
     }
 
@@ -157,9 +160,9 @@ final class LoopCore {
                         entry.info.identity.udevProperties = record.properties
                         report(entry)
                     } else {
-                        consider(record.node, record: record, retry: true)
+                        consider(record.node, record: record, as: .changed)
                     }
-                default: consider(record.node, record: record)
+                default: consider(record.node, record: record, as: .created)
                 }
             }
         } else if let inotify {
@@ -172,11 +175,11 @@ final class LoopCore {
             }
             for change in changes {
                 switch change {
-                case .appeared(let name): consider(inotify.path(of: name), record: nil)
-                case .attributesChanged(let name): consider(inotify.path(of: name), record: nil, retry: true)
+                case .appeared(let name): consider(inotify.path(of: name), record: nil, as: .created)
+                case .attributesChanged(let name): consider(inotify.path(of: name), record: nil, as: .changed)
                 case .removed(let name): forget(inotify.path(of: name))
                 case .directoryAppeared:
-                    for name in inotify.enumerate() { consider(inotify.path(of: name), record: nil) }
+                    for name in inotify.enumerate() { consider(inotify.path(of: name), record: nil, as: .enumerated) }
                 case .directoryRemoved:
                     for node in entries.keys.sorted() where node.hasPrefix(inotify.directory + "/") { forget(node) }
                 }
@@ -184,16 +187,32 @@ final class LoopCore {
         }
     }
 
-    /// A node was seen (enumerated, added, or changed when `retry`): list and open it if new,
-    /// try again if it is waiting for a retry, otherwise nothing (de-duplication).
-    private func consider(_ node: String, record: UdevRecord?, retry: Bool = false) {
+    /// How discovery saw a node.
+    private enum Sighting {
+        /// Listed at start (or when the directory appeared).
+        case enumerated
+        /// udev `add`, inotify IN_CREATE / IN_MOVED_TO.
+        case created
+        /// udev `change`, inotify IN_ATTRIB, or a node given by hand.
+        case changed
+    }
+
+    /// A node was seen: list and open it if new, try again if it is waiting for a retry,
+    /// otherwise nothing (the same node enumerated and reported is listed once).
+    private func consider(_ node: String, record: UdevRecord?, as sighting: Sighting) {
         if let entry = entries[node] {
-            if let record {
-                entry.properties = record.properties
-                entry.group = record.group ?? entry.group
+            if entry.gone {
+                // An unplugged device's node: only a new node at this path revives it.
+                guard sighting == .created else { return }
+                entries[node] = nil
+            } else {
+                if let record {
+                    entry.properties = record.properties
+                    entry.group = record.group ?? entry.group
+                }
+                if sighting == .changed && !entry.isOpen && !entry.own { attempt(entry) }
+                return
             }
-            if retry && !entry.isOpen && !entry.own { attempt(entry) }
-            return
         }
         let eventName = node.split(separator: "/").last.map(String.init) ?? node
         let entry = NodeEntry(node: node, id: sysfs.deviceID(eventName: eventName))
@@ -335,7 +354,16 @@ final class LoopCore {
     private func forget(_ node: String) {
         guard let entry = entries.removeValue(forKey: node) else { return }
         close(entry)
-        if entry.listed != nil { delegate.deviceRemoved(id: entry.id) }
+        if entry.listed != nil && !entry.gone { delegate.deviceRemoved(id: entry.id) }
+    }
+
+    /// The device behind a node was unplugged (ENODEV) before discovery said so: report it
+    /// removed now and keep a tombstone until the node's removal arrives.
+    private func unplugged(_ entry: NodeEntry) {
+        close(entry)
+        entry.retryAt = nil
+        if entry.listed != nil && !entry.gone { delegate.deviceRemoved(id: entry.id) }
+        entry.gone = true
     }
 
     // MARK: reading
@@ -346,7 +374,7 @@ final class LoopCore {
         do {
             readings = try device.readAvailable()
         } catch {
-            if error.isGone { return forget(node) }
+            if error.isGone { return unplugged(entry) }
             close(entry)
             return failed(entry, error)
         }
@@ -419,16 +447,16 @@ final class LoopCore {
     private func perform(_ command: LoopCommand) {
         switch command {
         case .addNode(let node):
-            consider(node, record: nil, retry: true)
+            consider(node, record: nil, as: .changed)
         case .removeNode(let node):
             forget(node)
         case .setGrab(let id, let mode):
-            guard let entry = entries.values.first(where: { $0.id == id }) else { return }
+            guard let entry = entries.values.first(where: { $0.id == id && !$0.gone }) else { return }
             entry.grabOverride = mode
             applyGrab(entry)
         case .reapplyPolicies:
             for node in entries.keys.sorted() {
-                guard let entry = entries[node], !entry.own else { continue }
+                guard let entry = entries[node], !entry.own, !entry.gone else { continue }
                 close(entry)
                 entry.failures = 0
                 attempt(entry)
@@ -439,6 +467,6 @@ final class LoopCore {
     }
 
     private func publishSnapshot() {
-        publish(entries.values.compactMap(\.listed).sorted { $0.node < $1.node })
+        publish(entries.values.filter { !$0.gone }.compactMap(\.listed).sorted { $0.node < $1.node })
     }
 }
