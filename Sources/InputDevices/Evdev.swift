@@ -3,14 +3,6 @@ import CLibevdev
 import Glibc
 import InputMapping
 
-/// What one read of an evdev node produced.
-enum EvdevReading: Equatable {
-    /// The events of one frame, without its SYN_REPORT.
-    case frame([InputEvent])
-    /// SYN_DROPPED was seen; the partial frame was discarded and this is the device's state now.
-    case resync(keysDown: Set<UInt16>, absValues: [UInt16: Int32])
-}
-
 /// One evdev node opened through libevdev (or, for tests, a libevdev device built in memory).
 ///
 /// Not Sendable: it belongs to the input loop's thread.
@@ -18,8 +10,8 @@ final class EvdevDevice {
     private let device: OpaquePointer
     /// The node's descriptor; nil for a device built in memory.
     let fd: FileDescriptor?
-    /// Events of the frame being read, until its SYN_REPORT.
-    private var pending: [InputEvent] = []
+    /// Frames split across reads.
+    private var assembler = FrameAssembler()
     private(set) var isGrabbed = false
 
     private init(device: OpaquePointer, fd: FileDescriptor?) {
@@ -128,39 +120,19 @@ final class EvdevDevice {
     /// libevdev's sync events and returns one `.resync` with the state after it.
     /// - Throws: `PosixError` (ENODEV when the device was unplugged).
     func readAvailable() throws(PosixError) -> [EvdevReading] {
-        var readings: [EvdevReading] = []
-        var event = input_event()
-        while true {
-            let status = try Posix.negatedErrno("libevdev_next_event") {
-                libevdev_next_event(device, LIBEVDEV_READ_FLAG_NORMAL.rawValue, &event)
-            }
-            guard let status = status.value else { return readings }
-            if status == LIBEVDEV_READ_STATUS_SYNC.rawValue {
-                pending.removeAll()
-                try drainSync()
-                readings.append(.resync(keysDown: keysDown(), absValues: absValues()))
-                continue
-            }
-            if event.type == UInt16(EV_SYN) {
-                if event.code == UInt16(SYN_REPORT) {
-                    readings.append(.frame(pending))
-                    pending.removeAll()
-                }
-                continue
-            }
-            pending.append(InputEvent(
-                type: event.type, code: event.code, value: event.value,
-                timeUsec: Int64(event.time.tv_sec) * 1_000_000 + Int64(event.time.tv_usec)))
-        }
+        try assembler.read(next: next(sync:), state: { (keysDown(), absValues()) })
     }
 
-    /// Fetches the sync events after SYN_DROPPED until libevdev says -EAGAIN; their effect is in
-    /// libevdev's state, which `.resync` reports, so the events themselves are dropped.
-    private func drainSync() throws(PosixError) {
+    /// One libevdev_next_event in normal or sync mode; nil on -EAGAIN.
+    private func next(sync: Bool) throws(PosixError) -> NextEvent? {
         var event = input_event()
-        while try Posix.negatedErrno("libevdev_next_event(sync)", {
-            libevdev_next_event(device, LIBEVDEV_READ_FLAG_SYNC.rawValue, &event)
-        }).value != nil {}
+        let flag = sync ? LIBEVDEV_READ_FLAG_SYNC : LIBEVDEV_READ_FLAG_NORMAL
+        guard let status = try Posix.negatedErrno("libevdev_next_event", { libevdev_next_event(device, flag.rawValue, &event) }).value
+        else { return nil }
+        if !sync && status == LIBEVDEV_READ_STATUS_SYNC.rawValue { return .dropped }
+        return .event(InputEvent(
+            type: event.type, code: event.code, value: event.value,
+            timeUsec: Int64(event.time.tv_sec) * 1_000_000 + Int64(event.time.tv_usec)))
     }
 
     /// EVIOCGRAB on (exclusive) or off.
