@@ -88,7 +88,9 @@ public protocol InputLoopDelegate: AnyObject, Sendable {
     /// The events of one frame, up to and excluding its SYN_REPORT (which is not included).
     func frame(id: String, events: [InputEvent])
     /// After SYN_DROPPED: the device's current state. Keys not in `keysDown` are up; the mapper
-    /// releases what it holds and presses nothing new.
+    /// releases what it holds and presses nothing new. Also sent with nothing down just before a
+    /// listed device is closed to be reopened (policies reapplied, udev properties changed, a
+    /// read error other than unplug).
     func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32])
     /// A gesture libinput recognised on a touch surface.
     func gesture(id: String, gesture: Gesture)

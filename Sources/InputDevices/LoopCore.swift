@@ -156,9 +156,12 @@ final class LoopCore {
                 case "remove": forget(record.node)
                 case "change":
                     if let entry = entries[record.node], entry.isOpen {
+                        // New properties (a rule now sets FOCUSD_IGNORE, ID_INPUT_*): decide again.
+                        guard entry.properties != record.properties else { continue }
                         entry.properties = record.properties
-                        entry.info.identity.udevProperties = record.properties
-                        report(entry)
+                        entry.group = record.group ?? entry.group
+                        closeForReopen(entry)
+                        attempt(entry)
                     } else {
                         consider(record.node, record: record, as: .changed)
                     }
@@ -261,7 +264,7 @@ final class LoopCore {
         entry.failures = 0
         let deviceClass = policy.deviceClass ?? configuration.classify(identity)
         entry.info.deviceClass = deviceClass
-        let (backend, problem) = chooseBackend(deviceClass, forced: policy.backend)
+        let backend = chooseBackend(deviceClass, forced: policy.backend)
         entry.info.backend = backend
         logger.info("device is a \(deviceClass.rawValue), read with \(backend.rawValue)", metadata: ["id": "\(entry.id)", "name": "\(identity.name)"])
         if backend == .libinput, let libinput {
@@ -285,7 +288,7 @@ final class LoopCore {
         entry.evdev = device
         entry.token = token
         tokens[token] = entry.node
-        list(entry, problem: problem)
+        list(entry, problem: nil)
         applyGrab(entry)
         // Events may have queued before the descriptor joined epoll's interest list: read them.
         deviceReady(entry.node)
@@ -293,20 +296,26 @@ final class LoopCore {
 
     /// The one place that picks a device's reader: libinput for touch surfaces when udevd runs
     /// (its path backend needs the udev database), libevdev for everything else.
-    private func chooseBackend(_ deviceClass: DeviceClass, forced: Backend?) -> (Backend, problem: String?) {
+    /// A device that gets libevdev instead of a wanted libinput is still used, so that is logged,
+    /// not listed as a problem.
+    private func chooseBackend(_ deviceClass: DeviceClass, forced: Backend?) -> Backend {
         let wanted = forced ?? (deviceClass == .touchpad && udev != nil ? .libinput : .libevdev)
-        guard wanted == .libinput else { return (.libevdev, nil) }
-        guard udev != nil else { return (.libevdev, "libinput needs udevd, which does not run: read with libevdev") }
+        guard wanted == .libinput else { return .libevdev }
+        guard udev != nil else {
+            logger.warning("libinput needs udevd, which does not run: reading with libevdev")
+            return .libevdev
+        }
         if libinput == nil {
             do {
                 let context = try LibinputContext()
                 try Epoll.add(epoll, fd: context.fd, token: Self.libinputToken)
                 libinput = context
             } catch {
-                return (.libevdev, "libinput unavailable (\(error)): read with libevdev")
+                logger.error("libinput unavailable, reading with libevdev", metadata: ["error": "\(error)"])
+                return .libevdev
             }
         }
-        return (.libinput, nil)
+        return .libinput
     }
 
     private func isOwn(_ identity: DeviceIdentity) -> Bool {
@@ -350,6 +359,14 @@ final class LoopCore {
         entry.inLibinput = false
     }
 
+    /// Closes a node that stays listed and will be reopened: the delegate first gets a resync with
+    /// nothing down, so it releases what the device held.
+    private func closeForReopen(_ entry: NodeEntry) {
+        guard entry.isOpen else { return }
+        if entry.listed != nil { delegate.resync(id: entry.id, keysDown: [], absValues: [:]) }
+        close(entry)
+    }
+
     /// Closes and unlists a node; the delegate releases what it held.
     private func forget(_ node: String) {
         guard let entry = entries.removeValue(forKey: node) else { return }
@@ -375,7 +392,7 @@ final class LoopCore {
             readings = try device.readAvailable()
         } catch {
             if error.isGone { return unplugged(entry) }
-            close(entry)
+            closeForReopen(entry)
             return failed(entry, error)
         }
         for reading in readings {
@@ -457,7 +474,7 @@ final class LoopCore {
         case .reapplyPolicies:
             for node in entries.keys.sorted() {
                 guard let entry = entries[node], !entry.own, !entry.gone else { continue }
-                close(entry)
+                closeForReopen(entry)
                 entry.failures = 0
                 attempt(entry)
             }
