@@ -1,0 +1,97 @@
+// What the input loop reports about one device node: the fields of io.focusd.Input's `Device`.
+import InputMapping
+
+/// One attached device node as the service lists it (`io.focusd.Input` `Device`).
+public struct DeviceInfo: Hashable, Sendable {
+    /// Stable while the node stays attached, kept across reopen (see `DeviceID`).
+    public var id: String
+    /// Everything read from the node (name, ids, phys, uniq, capabilities, udev properties, group).
+    public var identity: DeviceIdentity
+    public var deviceClass: DeviceClass
+    public var backend: Backend
+    /// EVIOCGRAB is held (exclusive access).
+    public var grabbed: Bool
+    /// Name of the config profile that matched; set by the service, nil from the loop.
+    public var profile: String?
+    /// Why the device is attached but unused (permission denied, ignored, not an input device...).
+    public var problem: String?
+
+    public var name: String { identity.name }
+    public var node: String { identity.node }
+    public var bus: Int { identity.bus }
+    public var vendor: Int { identity.vendor }
+    public var product: Int { identity.product }
+    public var version: Int { identity.version }
+    public var phys: String? { identity.phys }
+    public var uniq: String? { identity.uniq }
+
+    public init(
+        id: String, identity: DeviceIdentity, deviceClass: DeviceClass = .other, backend: Backend = .libevdev,
+        grabbed: Bool = false, profile: String? = nil, problem: String? = nil
+    ) {
+        self.id = id
+        self.identity = identity
+        self.deviceClass = deviceClass
+        self.backend = backend
+        self.grabbed = grabbed
+        self.profile = profile
+        self.problem = problem
+    }
+}
+
+/// How a device is grabbed (`grab` of a profile).
+public enum GrabMode: String, Codable, Hashable, Sendable {
+    /// EVIOCGRAB: no other reader (console, compositor) sees the device's events.
+    case exclusive
+    /// Read alongside other readers.
+    case shared
+    /// Same as shared for reading; named for profiles that state it.
+    case none
+}
+
+/// What the service decides for one device, from its configuration (`policy(identity)`).
+public struct DevicePolicy: Hashable, Sendable {
+    /// Replaces the classifier's class.
+    public var deviceClass: DeviceClass?
+    /// Replaces the default backend (libinput for touchpads when udevd runs, libevdev otherwise).
+    public var backend: Backend?
+    public var grab: GrabMode
+    /// Listed with this reason as its problem and never read (closed if it was opened to decide).
+    public var ignoreReason: String?
+    /// Name of the profile that matched, copied into `DeviceInfo.profile`.
+    public var profile: String?
+
+    public init(
+        deviceClass: DeviceClass? = nil, backend: Backend? = nil, grab: GrabMode = .shared,
+        ignoreReason: String? = nil, profile: String? = nil
+    ) {
+        self.deviceClass = deviceClass
+        self.backend = backend
+        self.grab = grab
+        self.ignoreReason = ignoreReason
+        self.profile = profile
+    }
+
+    /// Read everything, grab nothing, keep the classifier's class.
+    public static let `default` = DevicePolicy()
+}
+
+/// Receives what the input loop sees. Every method is called on the loop's own thread, one at a
+/// time, in order; implementations hop to their own executor and must not block.
+public protocol InputLoopDelegate: AnyObject, Sendable {
+    /// A node appeared (also for ignored or not-yet-openable nodes, which carry a `problem`).
+    func deviceAdded(_ device: DeviceInfo)
+    /// A node is gone (unplug, ENODEV, removal): release everything it held.
+    func deviceRemoved(id: String)
+    /// A listed device changed: its problem, grab, class or backend.
+    func deviceChanged(_ device: DeviceInfo)
+    /// The events of one frame, up to and excluding its SYN_REPORT (which is not included).
+    func frame(id: String, events: [InputEvent])
+    /// After SYN_DROPPED: the device's current state. Keys not in `keysDown` are up; the mapper
+    /// releases what it holds and presses nothing new. Also sent with nothing down just before a
+    /// listed device is closed to be reopened (policies reapplied, udev properties changed, a
+    /// read error other than unplug).
+    func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32])
+    /// A gesture libinput recognised on a touch surface.
+    func gesture(id: String, gesture: Gesture)
+}

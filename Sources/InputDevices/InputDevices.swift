@@ -1,1 +1,0 @@
-// Linux input devices: discovery, classification, readers.

@@ -1,0 +1,156 @@
+// libinput: the one file that holds libinput pointers. Used for touch surfaces only (input.md §2).
+//
+// The path backend needs udevd: libinput reads the udev database (ID_INPUT_TOUCHPAD, size hints,
+// quirks) for every device it is given, so the loop only picks this backend when udevd runs.
+import CLibinput
+import Glibc
+import InputMapping
+
+/// A libinput path-backend context fed with nodes by focusd's own discovery.
+///
+/// Not Sendable: it belongs to the input loop's thread.
+final class LibinputContext {
+    private let context: OpaquePointer
+    /// node → libinput_device (referenced), and back.
+    private var devices: [String: OpaquePointer] = [:]
+    private var reducers: [String: GestureReducer] = [:]
+
+    /// open/close callbacks: libinput opens nodes through us, non-blocking and close-on-exec.
+    nonisolated(unsafe) private static let interface: UnsafeMutablePointer<libinput_interface> = {
+        let pointer = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
+        pointer.initialize(to: libinput_interface(
+            open_restricted: { path, flags, _ in
+                guard let path else { return -EINVAL }
+                // libinput asks for O_RDWR; focusd's group may only read (udev/ rules), and
+                // reading is all a touch surface needs, so fall back to read-only.
+                let readOnly = (flags & ~O_ACCMODE) | O_RDONLY
+                for mode in flags & O_ACCMODE == O_RDONLY ? [flags] : [flags, readOnly] {
+                    do {
+                        return try Posix.required("open(\(String(cString: path)))") { open(path, mode | O_CLOEXEC) }
+                    } catch let error as PosixError {
+                        if !error.isPermissionDenied || mode == readOnly { return -error.errno }
+                    } catch {
+                        return -EIO
+                    }
+                }
+                return -EACCES
+            },
+            close_restricted: { fd, _ in _ = close(fd) }
+        ))
+        return pointer
+    }()
+
+    init() throws(PosixError) {
+        guard let context = libinput_path_create_context(Self.interface, nil) else {
+            throw PosixError(call: "libinput_path_create_context", errno: ENOMEM)
+        }
+        self.context = context
+    }
+
+    deinit {
+        for device in devices.values { libinput_device_unref(device) }
+        libinput_unref(context)
+    }
+
+    /// libinput's epoll descriptor.
+    var fd: Int32 { libinput_get_fd(context) }
+
+    /// Starts reading `node` with tapping enabled (a tap is a click, i.e. select).
+    func add(node: String) throws(PosixError) {
+        guard devices[node] == nil else { return }
+        guard let device = libinput_path_add_device(context, node) else {
+            // libinput logs the cause; the open callback's errno is not returned to us.
+            throw PosixError(call: "libinput_path_add_device(\(node))", errno: access(node, R_OK) == 0 ? ENODEV : EACCES)
+        }
+        libinput_device_ref(device)
+        _ = libinput_device_config_tap_set_enabled(device, LIBINPUT_CONFIG_TAP_ENABLED)
+        devices[node] = device
+        reducers[node] = GestureReducer()
+    }
+
+    /// Stops reading `node`.
+    func remove(node: String) {
+        guard let device = devices.removeValue(forKey: node) else { return }
+        reducers[node] = nil
+        libinput_path_remove_device(device)
+        libinput_device_unref(device)
+    }
+
+    /// The earliest time a pointer burst ends (monotonic µs), for the loop's timer.
+    var deadline: Int64? { reducers.values.compactMap(\.deadline).min() }
+
+    /// Processes libinput's pending events into gestures, with realtime timestamps.
+    func dispatch() throws(PosixError) -> [(node: String, gesture: Gesture)] {
+        _ = try Posix.negatedErrno("libinput_dispatch") { libinput_dispatch(context) }
+        var results: [(node: String, gesture: Gesture)] = []
+        while let event = libinput_get_event(context) {
+            defer { libinput_event_destroy(event) }
+            guard let device = libinput_event_get_device(event),
+                let node = devices.first(where: { $0.value == device })?.key,
+                let (sample, time) = Self.sample(event)
+            else { continue }
+            for gesture in reducers[node, default: GestureReducer()].handle(sample, at: time) {
+                results.append((node, Self.realtime(gesture)))
+            }
+        }
+        return results
+    }
+
+    /// Ends pointer bursts whose gap elapsed by the monotonic time `now`.
+    func expire(now: Int64) -> [(node: String, gesture: Gesture)] {
+        var results: [(node: String, gesture: Gesture)] = []
+        for node in reducers.keys.sorted() {
+            for gesture in reducers[node]!.expire(now: now) { results.append((node, Self.realtime(gesture))) }
+        }
+        return results
+    }
+
+    /// libinput's unaccelerated deltas are in 1000-dpi units: 0.0254 mm each.
+    private static let millimetresPerUnit = 0.0254
+
+    private static func sample(_ event: OpaquePointer) -> (GestureReducer.Sample, Int64)? {
+        let type = libinput_event_get_type(event)
+        if let gesture = libinput_event_get_gesture_event(event) {
+            let time = Int64(libinput_event_gesture_get_time_usec(gesture))
+            switch type {
+            case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN:
+                return (.swipeBegin(fingers: Int(libinput_event_gesture_get_finger_count(gesture))), time)
+            case LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE:
+                return (.swipeUpdate(
+                    dx: libinput_event_gesture_get_dx_unaccelerated(gesture) * millimetresPerUnit,
+                    dy: libinput_event_gesture_get_dy_unaccelerated(gesture) * millimetresPerUnit), time)
+            case LIBINPUT_EVENT_GESTURE_SWIPE_END:
+                return (.swipeEnd(cancelled: libinput_event_gesture_get_cancelled(gesture) != 0), time)
+            default:
+                return nil
+            }
+        }
+        if let pointer = libinput_event_get_pointer_event(event) {
+            let time = Int64(libinput_event_pointer_get_time_usec(pointer))
+            switch type {
+            case LIBINPUT_EVENT_POINTER_MOTION:
+                return (.pointerMotion(
+                    dx: libinput_event_pointer_get_dx_unaccelerated(pointer) * millimetresPerUnit,
+                    dy: libinput_event_pointer_get_dy_unaccelerated(pointer) * millimetresPerUnit), time)
+            case LIBINPUT_EVENT_POINTER_BUTTON:
+                let pressed = libinput_event_pointer_get_button_state(pointer) == LIBINPUT_BUTTON_STATE_PRESSED
+                return (pressed ? .buttonPress : .buttonRelease, time)
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// libinput stamps events with CLOCK_MONOTONIC; focusd's commands carry CLOCK_REALTIME.
+    private static func realtime(_ gesture: Gesture) -> Gesture {
+        let offset = Posix.realtimeUsec() - Posix.monotonicUsec()
+        switch gesture {
+        case .swipe(let dx, let dy, let t): return .swipe(dx: dx, dy: dy, timeUsec: t + offset)
+        case .tap(let t): return .tap(timeUsec: t + offset)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension LibinputContext: Sendable {}

@@ -1,0 +1,278 @@
+import Glibc
+import InputMapping
+import Synchronization
+import Testing
+
+@testable import InputDevices
+
+@Suite("The input loop on a directory without udevd", .serialized)
+struct InputLoopTests {
+    @Test("starts and stops cleanly with no devices, and an idle loop never wakes up")
+    func idleLoop() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder)
+        try loop.start()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(loop.wakeupCount == 0)
+        #expect(loop.devices.isEmpty)
+        loop.stop()
+        #expect(recorder.all.isEmpty)
+        loop.stop()  // a second stop is harmless
+    }
+
+    @Test("a node that is not an evdev device is listed with its error as the problem, once")
+    func unopenableNodeListedWithProblem() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.touch("event0")
+        let recorder = Recorder()
+        let policy = PolicyCounter()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder, policy: policy)
+        try loop.start()
+        defer { loop.stop() }
+        #expect(await eventually { recorder.added.count == 1 })
+        let device = try #require(recorder.added.first)
+        #expect(device.id == "event0")
+        #expect(device.node == dir.file("event0"))
+        #expect(device.problem?.hasPrefix("cannot open: libevdev_new_from_fd(") == true)
+        // Two timed retries (10 ms, 20 ms), then none: the first attempt plus two.
+        #expect(await eventually { policy.calls(dir.file("event0")) == 3 })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(policy.calls(dir.file("event0")) == 3)
+        #expect(recorder.added.count == 1)
+        #expect(loop.devices.map(\.id) == ["event0"])
+    }
+
+    @Test("after the timed retries, an attribute change (udev applying an ACL) retries the open")
+    func attributeChangeRetries() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let node = dir.touch("event3")
+        let recorder = Recorder()
+        let policy = PolicyCounter()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder, retryDelaysUsec: [], policy: policy)
+        try loop.start()
+        defer { loop.stop() }
+        #expect(await eventually { policy.calls(node) == 1 })
+        let idleWakeups = loop.wakeupCount
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(loop.wakeupCount == idleWakeups)
+        chmod(node, 0o640)
+        #expect(await eventually { policy.calls(node) == 2 })
+        #expect(recorder.added.count == 1)
+    }
+
+    @Test("nodes created and deleted while running are added and removed under one id")
+    func hotplug() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        dir.touch("event7")
+        #expect(await eventually { recorder.added.map(\.id) == ["event7"] })
+        unlink(dir.file("event7"))
+        #expect(await eventually { recorder.removed == ["event7"] })
+        #expect(await eventually { loop.devices.isEmpty })
+    }
+
+    @Test("a node present at start and touched again is listed once (enumeration and events de-duplicated)")
+    func deduplication() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.touch("event1")
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        dir.touch("event1")
+        dir.touch("event2")
+        #expect(await eventually { recorder.added.count == 2 })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(recorder.added.map(\.id).sorted() == ["event1", "event2"])
+        #expect(loop.devices.map(\.id) == ["event1", "event2"])
+    }
+
+    @Test("an input directory created after start is picked up with the nodes already in it")
+    func directoryCreatedLater() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.file("input"), recorder: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        // Created elsewhere and moved in whole: the nodes exist before the watch does.
+        dir.mkdir("staging")
+        dir.touch("staging/event4")
+        rename(dir.file("staging"), dir.file("input"))
+        #expect(await eventually { recorder.added.map(\.id) == ["event4"] })
+        dir.touch("input/event5")
+        #expect(await eventually { recorder.added.map(\.id) == ["event4", "event5"] })
+    }
+
+    @Test("a node that disappears before it can be opened is not listed")
+    func vanishedNode() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        loop.addNode(dir.file("event9"))
+        dir.touch("event8")
+        #expect(await eventually { recorder.added.map(\.id) == ["event8"] })
+        #expect(!recorder.all.contains { if case .added(let d) = $0 { d.id == "event9" } else { false } })
+    }
+
+    @Test("a device ignored by the policy is listed with the reason and profile, never opened")
+    func ignoredByPolicy() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.touch("event2")
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder, policy: PolicyCounter(ignore: ["event2"]))
+        try loop.start()
+        defer { loop.stop() }
+        #expect(await eventually { recorder.added.count == 1 })
+        #expect(recorder.added.first?.problem == "ignored: by test config")
+        #expect(recorder.added.first?.profile == "quiet")
+    }
+
+    @Test("stopping reports every listed device as removed, so the service releases its keys")
+    func stopRemovesDevices() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.touch("event0")
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder)
+        try loop.start()
+        #expect(await eventually { recorder.added.count == 1 })
+        loop.stop()
+        #expect(recorder.removed == ["event0"])
+        #expect(loop.devices.isEmpty)
+    }
+
+    @Test("sysfs gives a node a stable id, its name and its group before it is opened; own devices are not listed")
+    func sysfsIdentityAndOwnDevices() async throws {
+        let sys = TemporaryDirectory()
+        let dev = TemporaryDirectory()
+        defer { sys.remove(); dev.remove() }
+        for (input, event, name) in [("input7", "event3", "Remote Keys"), ("input8", "event4", "focusd virtual keyboard")] {
+            sys.mkdir("devices")
+            sys.mkdir("devices/usb1")
+            sys.mkdir("devices/usb1/\(input)")
+            sys.mkdir("devices/usb1/\(input)/id")
+            sys.touch("devices/usb1/\(input)/name", contents: "\(name)\n")
+            sys.touch("devices/usb1/\(input)/phys", contents: "usb-1/input0\n")
+            sys.touch("devices/usb1/\(input)/uniq", contents: "\n")
+            sys.touch("devices/usb1/\(input)/id/vendor", contents: "046d\n")
+            sys.touch("devices/usb1/\(input)/id/bustype", contents: "0003\n")
+            sys.symlink("..", at: "devices/usb1/\(input)/device")
+            sys.mkdir("class")
+            sys.mkdir("class/input")
+            sys.mkdir("class/input/\(event)")
+            sys.symlink("../../../devices/usb1/\(input)", at: "class/input/\(event)/device")
+            dev.touch(event)
+        }
+        let sysfs = Sysfs(root: sys.path)
+        #expect(sysfs.deviceID(eventName: "event3") == "input7-event3")
+        #expect(sysfs.deviceID(eventName: "event9") == "event9")
+        let identity = try #require(sysfs.identity(eventName: "event3", node: "/dev/input/event3"))
+        #expect(identity.name == "Remote Keys")
+        #expect(identity.vendor == 0x046d && identity.bus == 3)
+        #expect(identity.phys == "usb-1/input0" && identity.uniq == nil)
+        #expect(identity.group == sys.file("devices/usb1"))
+
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dev.path, recorder: recorder, sysfsRoot: sys.path)
+        try loop.start()
+        #expect(await eventually { recorder.added.count == 1 })
+        try await Task.sleep(for: .milliseconds(50))
+        loop.stop()
+        #expect(recorder.added.map(\.id) == ["input7-event3"])
+        #expect(recorder.added.first?.name == "Remote Keys")
+    }
+}
+
+@Suite("Policies and udev on the host", .serialized)
+struct InputLoopPolicyTests {
+    /// A policy whose ignore set a test changes while the loop runs.
+    final class SwitchablePolicy: Sendable {
+        let ignored = Mutex<Bool>(false)
+        func policy(_ identity: DeviceIdentity) -> DevicePolicy {
+            ignored.withLock { $0 } ? DevicePolicy(ignoreReason: "switched off", profile: "off") : .default
+        }
+    }
+
+    @Test("reapplying policies re-decides every device and reports the change")
+    func reapplyPolicies() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        dir.touch("event0")
+        let recorder = Recorder()
+        let switchable = SwitchablePolicy()
+        let loop = try InputLoop(
+            configuration: InputLoopConfiguration(
+                inputDirectory: dir.path, sysfsRoot: "/nonexistent-sysfs", useUdev: false, retryDelaysUsec: [],
+                classify: { _ in .keyboard }, policy: { switchable.policy($0) }),
+            delegate: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        #expect(await eventually { recorder.added.count == 1 })
+        #expect(recorder.added.first?.problem?.hasPrefix("cannot open") == true)
+        switchable.ignored.withLock { $0 = true }
+        loop.reapplyPolicies()
+        #expect(await eventually { loop.devices.first?.problem == "ignored: switched off" })
+        #expect(recorder.all.last == .changed(try #require(loop.devices.first)))
+        #expect(loop.devices.first?.profile == "off")
+        #expect(recorder.added.count == 1)
+    }
+
+    @Test("a grab request for an unknown device is ignored, not a crash")
+    func grabUnknown() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let recorder = Recorder()
+        let loop = try makeLoop(directory: dir.path, recorder: recorder)
+        try loop.start()
+        loop.setGrab(id: "input99-event99", .exclusive)
+        #expect(await eventually { loop.wakeupCount >= 1 })
+        loop.stop()
+        #expect(recorder.all.isEmpty)
+    }
+
+    @Test("udevd is detected by its control socket")
+    func udevDetection() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(!UdevMonitor.daemonRuns(controlPath: dir.file("control")))
+        dir.touch("control")
+        #expect(UdevMonitor.daemonRuns(controlPath: dir.file("control")))
+    }
+
+    @Test("udev enumeration returns only event nodes with their sysfs paths")
+    func udevEnumeration() throws {
+        let records = try UdevMonitor().enumerate()
+        for record in records {
+            #expect(record.node.hasPrefix("/dev/input/event"))
+            #expect(record.syspath.hasPrefix("/sys/"))
+            #expect(record.syspath.hasSuffix(String(record.node.split(separator: "/").last!)))
+        }
+    }
+
+    @Test("a loop with udev discovery starts and stops cleanly without devices or udevd")
+    func udevLoop() async throws {
+        let recorder = Recorder()
+        let loop = try InputLoop(
+            configuration: InputLoopConfiguration(useUdev: true, classify: { _ in .other }), delegate: recorder)
+        try loop.start()
+        try await Task.sleep(for: .milliseconds(50))
+        loop.stop()
+        #expect(recorder.all.filter { if case .added = $0 { false } else { true } }.allSatisfy {
+            if case .removed = $0 { true } else { false }
+        })
+    }
+}
