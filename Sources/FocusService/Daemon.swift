@@ -1,0 +1,289 @@
+import FocusEngine
+import FoundationEssentials
+import InputDevices
+import InputMapping
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+import Varlink
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `focusd` was asked to run (its command line).
+public struct DaemonOptions: Sendable {
+    /// `--socket`; nil: `$FOCUSD_SOCKET`, the config's `socket.path`, then the mode's default.
+    public var socketPath: String?
+    /// `--config`; nil: `/etc/focusd/focusd.toml` when it exists, else the built-in defaults.
+    public var configPath: String?
+    /// `--demo`: install the built-in demo scene (persistent) at start.
+    public var demo = false
+    /// `--no-devices` sets this false: socket only.
+    public var devices = true
+    /// Where event nodes live (tests point this elsewhere).
+    public var inputDirectory = "/dev/input"
+    public var logLevel: Logger.Level = .info
+
+    public init() {}
+}
+
+/// The running daemon: the Varlink server, the input loop and the state on the event loop.
+///
+/// Threads: one NIO event loop owns every scene, connection and device mapper (no locks); one
+/// input thread (`InputLoop`) reads devices and hops each frame onto the event loop.
+public enum Daemon {
+    /// The default config file.
+    public static let defaultConfigPath = "/etc/focusd/focusd.toml"
+
+    /// Runs until SIGTERM or SIGINT; SIGHUP reloads the configuration.
+    public static func run(_ options: DaemonOptions) async throws {
+        let logger = Logger(label: "focusd")
+        let config = try loadConfiguration(options.configPath, required: options.configPath != nil)
+        let service = DaemonService(options: options, configuration: config, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: service)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+    }
+
+    /// Why the daemon could not start or reload.
+    public struct StartupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads and parses the configuration; a missing default file means the defaults.
+    static func loadConfiguration(_ path: String?, required: Bool) throws -> Configuration {
+        let path = path ?? defaultConfigPath
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+            if required { throw StartupError(description: "\(path): cannot read the configuration file") }
+            return .defaults
+        }
+        do {
+            return try Configuration.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw StartupError(description: "\(path): \(error)")
+        }
+    }
+}
+
+/// Everything that lives on the event loop.
+final class DaemonCore {
+    let hub: SceneHub
+    let focus: FocusInterface
+    let input: InputInterface
+    let router: InputRouter
+    var access: AccessPolicy
+    /// The socket's group when it grants access (system mode), for recomputing `access` on reload.
+    let socketGID: UInt32?
+    var maxConnectionsPerUID: Int
+    let logger: Logger
+
+    init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger) {
+        let limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
+        hub = SceneHub(limits: limits)
+        focus = FocusInterface(hub: hub)
+        router = InputRouter(eventLoop: eventLoop, hub: hub, matcher: ProfileMatcher(configuration: configuration))
+        input = InputInterface(router: router)
+        self.socketGID = socketGID
+        access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
+        maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
+        self.logger = logger
+    }
+}
+
+/// The device thread's delegate: one hop per report onto the event loop.
+final class InputLoopBridge: InputLoopDelegate {
+    let core: NIOLoopBound<DaemonCore>
+    let eventLoop: any EventLoop
+
+    init(core: NIOLoopBound<DaemonCore>, eventLoop: any EventLoop) {
+        self.core = core
+        self.eventLoop = eventLoop
+    }
+
+    func deviceAdded(_ device: DeviceInfo) {
+        eventLoop.execute { [core] in core.value.router.deviceAdded(device) }
+    }
+    func deviceRemoved(id: String) {
+        eventLoop.execute { [core] in core.value.router.deviceRemoved(id) }
+    }
+    func deviceChanged(_ device: DeviceInfo) {
+        eventLoop.execute { [core] in core.value.router.deviceChanged(device) }
+    }
+    func frame(id: String, events: [InputEvent]) {
+        eventLoop.execute { [core] in core.value.router.frame(id, events) }
+    }
+    func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
+        eventLoop.execute { [core] in core.value.router.resync(id, keysDown: keysDown, absValues: absValues) }
+    }
+    func gesture(id: String, gesture: Gesture) {
+        eventLoop.execute { [core] in core.value.router.gesture(id, gesture) }
+    }
+}
+
+/// The daemon as a ServiceLifecycle service: starts everything, reloads on SIGHUP, and on
+/// graceful shutdown releases every device and removes the socket.
+final class DaemonService: Service {
+    let options: DaemonOptions
+    let configuration: Configuration
+    let logger: Logger
+    /// The profile decisions the input thread consults; replaced on reload.
+    let matcher: Mutex<ProfileMatcher>
+
+    init(options: DaemonOptions, configuration: Configuration, logger: Logger) {
+        self.options = options
+        self.configuration = configuration
+        self.logger = logger
+        matcher = Mutex(ProfileMatcher(configuration: configuration))
+    }
+
+    func run() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let socket = try SocketPlacement.resolve(options: options, configuration: configuration, logger: logger)
+        let configuration = self.configuration
+        let logger = self.logger
+        let core = try await loop.submit {
+            NIOLoopBound(DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger), eventLoop: loop)
+        }.get()
+
+        let varlink = VarlinkService(
+            vendor: "focusd", product: "focusd", version: FocusdVersion.string, url: "https://github.com/focusd/focusd")
+        try varlink.register(description: EmbeddedResources.focusInterface) { context throws(VarlinkError) in
+            try core.value.focus.handle(context)
+        }
+        try varlink.register(description: EmbeddedResources.inputInterface) { context throws(VarlinkError) in
+            try core.value.input.handle(context)
+        }
+        try varlink.register(description: EmbeddedResources.inspectInterface) { context throws(VarlinkError) in
+            try core.value.focus.handleInspect(context)
+        }
+        varlink.acceptConnection = { [unowned varlink] connection in
+            let core = core.value
+            let open = varlink.connections(ofUID: connection.peer.uid).count
+            guard open < core.maxConnectionsPerUID else {
+                core.logger.warning(
+                    "refusing a connection: uid \(connection.peer.uid) has \(open) open, the limit is \(core.maxConnectionsPerUID)")
+                return false
+            }
+            return true
+        }
+        varlink.authorizeCall = { context in
+            core.value.access.check(context.call.method, peer: context.peer)
+        }
+        varlink.connectionClosed = { connection in
+            core.value.hub.connectionClosed(connection.id)
+        }
+
+        var serverConfiguration = VarlinkServer.Configuration()
+        serverConfiguration.maxMessageSize = configuration.limits.maxMessageBytes
+        serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
+        serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
+        serverConfiguration.logger = logger
+        let server = try await VarlinkServer.start(
+            service: varlink, endpoint: socket.endpoint, configuration: serverConfiguration, eventLoop: loop)
+
+        if options.demo {
+            try await loop.submit {
+                let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
+                _ = try core.value.hub.setScene(scene, by: 0)
+            }.get()
+            logger.info("demo scene installed: try `focusctl watch` and `focusctl move right`")
+        }
+
+        let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
+        try await loop.submit {
+            let input = core.value.input
+            input.reload = { [weak self] () throws(VarlinkError) in
+                guard let self else { return ([], []) }
+                return try self.reload(core: core, inputLoop: inputLoop)
+            }
+        }.get()
+
+        // SIGHUP reloads; the task ends with graceful shutdown.
+        let reloads = Task {
+            for await _ in await UnixSignalsSequence(trapping: .sighup) {
+                _ = try? await loop.submit { () throws -> Void in
+                    _ = try self.reload(core: core, inputLoop: inputLoop)
+                }.get()
+            }
+        }
+
+        try? await gracefulShutdown()
+        logger.info("shutting down: releasing devices and removing the socket")
+        reloads.cancel()
+        inputLoop?.stop()
+        try? await loop.submit { core.value.router.releaseAll() }.get()
+        await server.shutdown()
+        try? await group.shutdownGracefully()
+    }
+
+    private func startInput(core: NIOLoopBound<DaemonCore>, loop: any EventLoop) -> InputLoop? {
+        let configuration = InputLoopConfiguration(
+            inputDirectory: options.inputDirectory,
+            classify: { DeviceClassifier.classify($0) },
+            policy: { [self] identity in
+                let settings = self.matcher.withLock { $0.settings(for: identity) }
+                var reason = settings.ignoreReason
+                if reason == nil, DeviceClassifier.isIgnoredByUdev(identity) { reason = "tagged FOCUSD_IGNORE=1 by udev" }
+                return DevicePolicy(
+                    deviceClass: settings.deviceClass, backend: settings.backend,
+                    grab: InputDevices.GrabMode(rawValue: settings.grab.rawValue) ?? .shared,
+                    ignoreReason: reason, profile: settings.profileName)
+            }
+        )
+        do {
+            let inputLoop = try InputLoop(configuration: configuration, delegate: InputLoopBridge(core: core, eventLoop: loop))
+            try inputLoop.start()
+            logger.info("watching input devices under \(options.inputDirectory)")
+            return inputLoop
+        } catch {
+            logger.error("cannot watch input devices (\(error)); serving the socket without devices")
+            return nil
+        }
+    }
+
+    /// Re-reads the config file (on the event loop). On error the running config stays and the
+    /// error names the line.
+    func reload(core: NIOLoopBound<DaemonCore>, inputLoop: InputLoop?) throws(VarlinkError) -> ([String], [String]) {
+        let path = options.configPath ?? Daemon.defaultConfigPath
+        let text: String
+        do {
+            text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        } catch {
+            if options.configPath != nil {
+                logger.error("reload: cannot read \(path); keeping the running configuration")
+                throw VarlinkError("io.focusd.Input.InvalidConfig", parameters: ["reason": .string("cannot read \(path)")])
+            }
+            text = ""
+        }
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.parse(text)
+        } catch {
+            logger.error("reload: \(path): \(error); keeping the running configuration")
+            var parameters: [String: JSONValue] = ["reason": .string(error.message)]
+            if let line = error.line { parameters["line"] = .integer(Int64(line)) }
+            throw VarlinkError("io.focusd.Input.InvalidConfig", parameters: .object(parameters))
+        }
+        let matcher = ProfileMatcher(configuration: configuration)
+        self.matcher.withLock { $0 = matcher }
+        let core = core.value
+        core.router.reconfigure(matcher)
+        core.maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
+        core.access = AccessPolicy(
+            settings: configuration.access, daemonUID: getuid(), socketGID: core.socketGID)
+        inputLoop?.reapplyPolicies()
+        let names = configuration.profiles.map(\.name)
+        logger.info("configuration reloaded from \(path): \(names.count) profile(s)")
+        return (names, [])
+    }
+}

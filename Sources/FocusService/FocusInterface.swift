@@ -1,0 +1,234 @@
+import FocusEngine
+import Varlink
+
+/// `io.focusd.Focus` (and `io.focusd.Inspect`) served over Varlink: decodes each call's
+/// parameters, runs it on the `SceneHub`, and answers. Runs on the daemon's one event loop.
+///
+/// Every mutating call's events reach the monitors inside the hub call, before the reply is
+/// queued here (focus.md §11).
+final class FocusInterface {
+    let hub: SceneHub
+    /// Called after every call that may have moved focus, so the input side can refresh what it
+    /// knows about the focused node (typing suppression, crown editing).
+    var focusChanged: () -> Void = {}
+
+    init(hub: SceneHub) {
+        self.hub = hub
+    }
+
+    /// Registers both interfaces on `service`.
+    func register(on service: VarlinkService) throws {
+        try service.register(description: EmbeddedResources.focusInterface) { [unowned self] context throws(VarlinkError) in
+            try self.handle(context)
+        }
+        try service.register(description: EmbeddedResources.inspectInterface) { [unowned self] context throws(VarlinkError) in
+            try self.handleInspect(context)
+        }
+        let closed = service.connectionClosed
+        service.connectionClosed = { [unowned self] connection in
+            closed?(connection)
+            self.hub.connectionClosed(connection.id)
+            self.focusChanged()
+        }
+    }
+
+    // MARK: Parameters of each method
+
+    private struct SetSceneParameters: Decodable { var scene: Scene }
+    private struct UpdateSceneParameters: Decodable {
+        var scene: String
+        var upsert: [NodePatch]?
+        var remove: [String]?
+    }
+    private struct SceneNameParameters: Decodable { var scene: String }
+    private struct OptionalSceneParameters: Decodable { var scene: String? }
+    private struct MoveParameters: Decodable {
+        var direction: Direction
+        var scene: String?
+        var wrap: Bool?
+        var track: Track?
+    }
+    private struct FocusParameters: Decodable {
+        var id: String?
+        var scene: String?
+        var track: Track?
+    }
+    private struct SetBindingParameters: Decodable {
+        var name: String
+        var isTrue: Bool?
+        var value: String?
+        var scene: String?
+        var track: Track?
+    }
+    private struct ResetFocusParameters: Decodable {
+        var scope: String?
+        var scene: String?
+    }
+    private struct SendParameters: Decodable {
+        var command: String
+        var detents: Int?
+        var scene: String?
+    }
+
+    // MARK: Replies
+
+    private struct StateReply: Encodable { var state: FocusState }
+    private struct StateWarningsReply: Encodable {
+        var state: FocusState
+        var warnings: [String]
+    }
+    private struct MovedReply: Encodable {
+        var moved: Bool
+        var state: FocusState
+    }
+    private struct ConsumedReply: Encodable {
+        var consumed: Bool
+        var state: FocusState
+    }
+    private struct ScenesReply: Encodable {
+        var scenes: [String]
+        var active: String?
+    }
+    private struct ProblemsReply: Encodable { var problems: [Problem] }
+
+    // MARK: Dispatch
+
+    func handle(_ context: VarlinkCallContext) throws(VarlinkError) {
+        let caller = context.connection.id
+        do {
+            switch context.method {
+            case "SetScene":
+                let p = try context.decodeParameters(SetSceneParameters.self)
+                let (state, warnings) = try hub.setScene(p.scene, by: caller)
+                focusChanged()
+                try reply(context, StateWarningsReply(state: state, warnings: warnings))
+            case "UpdateScene":
+                let p = try context.decodeParameters(UpdateSceneParameters.self)
+                let (state, warnings) = try hub.updateScene(p.scene, upsert: p.upsert ?? [], remove: p.remove ?? [], by: caller)
+                focusChanged()
+                try reply(context, StateWarningsReply(state: state, warnings: warnings))
+            case "RemoveScene":
+                let p = try context.decodeParameters(SceneNameParameters.self)
+                try hub.removeScene(p.scene, by: caller)
+                focusChanged()
+                context.reply()
+            case "ActivateScene":
+                let p = try context.decodeParameters(SceneNameParameters.self)
+                let state = try hub.activate(p.scene)
+                focusChanged()
+                try reply(context, StateReply(state: state))
+            case "ListScenes":
+                let (scenes, active) = hub.list()
+                try reply(context, ScenesReply(scenes: scenes, active: active))
+            case "GetState":
+                let p = try context.decodeParameters(OptionalSceneParameters.self)
+                try reply(context, StateReply(state: try hub.state(of: p.scene)))
+            case "Move":
+                let p = try context.decodeParameters(MoveParameters.self)
+                let (outcome, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    (try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main), ())
+                }
+                focusChanged()
+                try reply(context, MovedReply(moved: outcome.moved, state: state))
+            case "Focus":
+                let p = try context.decodeParameters(FocusParameters.self)
+                let (_, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    (try session.focus(p.id, track: p.track ?? .main), ())
+                }
+                focusChanged()
+                try reply(context, StateReply(state: state))
+            case "SetBinding":
+                let p = try context.decodeParameters(SetBindingParameters.self)
+                let (outcome, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    (try session.setBinding(name: p.name, isTrue: p.isTrue, value: p.value, track: p.track ?? .main), ())
+                }
+                focusChanged()
+                try reply(context, StateWarningsReply(state: state, warnings: outcome.warnings))
+            case "ResetFocus":
+                let p = try context.decodeParameters(ResetFocusParameters.self)
+                let (_, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    (try session.resetFocus(scope: p.scope), ())
+                }
+                focusChanged()
+                try reply(context, StateReply(state: state))
+            case "Send":
+                let p = try context.decodeParameters(SendParameters.self)
+                let (outcome, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    (session.send(p.command, detents: p.detents), ())
+                }
+                focusChanged()
+                try reply(context, ConsumedReply(consumed: outcome.consumed, state: state))
+            case "Monitor":
+                try monitor(context)
+            case "Lint":
+                let p = try context.decodeParameters(SetSceneParameters.self)
+                try reply(context, ProblemsReply(problems: try hub.lint(p.scene)))
+            default:
+                throw VarlinkError.methodNotImplemented(context.call.method)
+            }
+        } catch let error as FocusError {
+            throw Self.varlinkError(error)
+        } catch let error as VarlinkError {
+            throw error
+        } catch {
+            throw VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "parameters"])
+        }
+    }
+
+    func handleInspect(_ context: VarlinkCallContext) throws(VarlinkError) {
+        guard context.method == "GetScene" else { throw .methodNotImplemented(context.call.method) }
+        let p = try context.decodeParameters(OptionalSceneParameters.self)
+        do {
+            let (scene, state) = try hub.scene(named: p.scene)
+            struct SceneReply: Encodable {
+                var scene: Scene
+                var state: FocusState
+            }
+            try reply(context, SceneReply(scene: scene, state: state))
+        } catch let error as FocusError {
+            guard case .noSuchScene(let name) = error else { throw Self.varlinkError(error) }
+            throw VarlinkError("io.focusd.Inspect.NoSuchScene", parameters: ["scene": .string(name)])
+        } catch {
+            throw VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"])
+        }
+    }
+
+    /// `Monitor`: the first reply carries the state (as soon as there is a scene to watch), later
+    /// replies one event each. Focus, bindings and values events are coalescible: a client that
+    /// falls behind skips them and gets the latest state once it has caught up.
+    private func monitor(_ context: VarlinkCallContext) throws {
+        let p = try context.decodeParameters(OptionalSceneParameters.self)
+        let stream = try context.stream()
+        let id = try hub.addMonitor(scene: p.scene) { message in
+            switch message {
+            case .state(let state):
+                _ = try? stream.send(encoding: StateReply(state: state))
+            case .event(let event):
+                struct EventReply: Encodable { var event: Event }
+                let coalescible = event.kind == .focus || event.kind == .bindings || event.kind == .values
+                _ = try? stream.send(encoding: EventReply(event: event), coalescible: coalescible)
+            }
+        }
+        stream.onCaughtUp = { [unowned self] in
+            if let state = self.hub.snapshot(for: id) { _ = try? stream.send(encoding: StateReply(state: state)) }
+        }
+        stream.onClose = { [unowned self] in self.hub.removeMonitor(id) }
+    }
+
+    private func reply(_ context: VarlinkCallContext, _ value: some Encodable) throws {
+        try context.reply(encoding: value)
+    }
+
+    /// The Varlink error for an engine error: the interface's qualified name and parameters.
+    static func varlinkError(_ error: FocusError) -> VarlinkError {
+        var parameters: [String: JSONValue] = [:]
+        for (key, value) in error.parameters {
+            switch value {
+            case .string(let text): parameters[key] = .string(text)
+            case .int(let number): parameters[key] = .integer(Int64(number))
+            case .null: continue
+            }
+        }
+        return VarlinkError(error.varlinkName, parameters: .object(parameters))
+    }
+}

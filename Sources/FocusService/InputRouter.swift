@@ -1,0 +1,240 @@
+import FocusEngine
+import InputDevices
+import InputMapping
+import NIOCore
+
+/// The input path on the daemon's event loop: one `DeviceMapper` per device, its timers, and the
+/// commands it produces, applied to the active scene and published to `io.focusd.Input` monitors.
+///
+/// The device thread (`InputLoop`) hands each frame over with one hop (`InputLoopBridge`); from
+/// there to the engine nothing waits on a client: monitors only queue.
+///
+/// Which commands act on the engine (press and repeat phases; releases end holds only):
+/// - up, down, left, right, next, previous: a move (`Cause.device` carries the device id);
+/// - crown (`rotate`): `Send("crown", detents:)` with the fraction and velocity, wrapping when
+///   the device's profile says so;
+/// - anything else on press: `Send(command)`; repeats of non-directional commands are ignored
+///   (a held OK must not activate ten times).
+final class InputRouter {
+    struct Device {
+        var info: DeviceInfo
+        var mapper: DeviceMapper
+        var timer: Scheduled<Void>?
+    }
+
+    let eventLoop: any EventLoop
+    let hub: SceneHub
+    private(set) var devices: [String: Device] = [:]
+    /// Everything the loop lists (including ignored or unopenable devices), by id.
+    private(set) var listed: [String: DeviceInfo] = [:]
+    private var matcher: ProfileMatcher
+    /// Receives every device change and command (`io.focusd.Input.Monitor`).
+    var observers: [UInt64: (InputNotice) -> Void] = [:]
+    private var nextObserver: UInt64 = 1
+    /// Called after commands that may have moved focus.
+    var focusChanged: () -> Void = {}
+
+    init(eventLoop: any EventLoop, hub: SceneHub, matcher: ProfileMatcher) {
+        self.eventLoop = eventLoop
+        self.hub = hub
+        self.matcher = matcher
+    }
+
+    /// What an `io.focusd.Input.Monitor` stream is told.
+    enum InputNotice {
+        case added(DeviceInfo)
+        case removed(String)
+        case command(String, MappedCommand)
+    }
+
+    func addObserver(_ observer: @escaping (InputNotice) -> Void) -> UInt64 {
+        let id = nextObserver
+        nextObserver += 1
+        observers[id] = observer
+        return id
+    }
+
+    func removeObserver(_ id: UInt64) {
+        observers[id] = nil
+    }
+
+    /// All listed devices, sorted by id.
+    var deviceList: [DeviceInfo] {
+        listed.values.sorted { $0.id < $1.id }
+    }
+
+    /// A new configuration: every device is released and gets a mapper with its new settings.
+    func reconfigure(_ matcher: ProfileMatcher) {
+        self.matcher = matcher
+        for id in devices.keys.sorted() {
+            release(id)
+            if let info = devices[id]?.info {
+                devices[id] = Device(info: info, mapper: makeMapper(info), timer: nil)
+            }
+        }
+    }
+
+    // MARK: From the input loop
+
+    func deviceAdded(_ info: DeviceInfo) {
+        listed[info.id] = info
+        publish(.added(info))
+        guard info.problem == nil else { return }
+        devices[info.id] = Device(info: info, mapper: makeMapper(info), timer: nil)
+    }
+
+    func deviceChanged(_ info: DeviceInfo) {
+        listed[info.id] = info
+        if info.problem != nil {
+            release(info.id)
+            devices[info.id] = nil
+        } else if var device = devices[info.id] {
+            device.info = info
+            devices[info.id] = device
+        } else {
+            devices[info.id] = Device(info: info, mapper: makeMapper(info), timer: nil)
+        }
+        publish(.added(info))
+    }
+
+    func deviceRemoved(_ id: String) {
+        release(id)
+        devices[id] = nil
+        listed[id] = nil
+        publish(.removed(id))
+    }
+
+    func frame(_ id: String, _ events: [InputEvent]) {
+        guard var device = devices[id] else { return }
+        let commands = device.mapper.process(events, now: Self.now(), context: context())
+        devices[id] = device
+        deliver(commands, from: id)
+    }
+
+    func gesture(_ id: String, _ gesture: Gesture) {
+        guard var device = devices[id] else { return }
+        let commands = device.mapper.process(gesture: gesture, now: Self.now(), context: context())
+        devices[id] = device
+        deliver(commands, from: id)
+    }
+
+    func resync(_ id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
+        guard var device = devices[id] else { return }
+        let commands = device.mapper.resync(keysDown: keysDown, absValues: absValues, timeUsec: Self.wallClockUsec())
+        devices[id] = device
+        deliver(commands, from: id)
+    }
+
+    /// Releases everything every device holds (shutdown, reload).
+    func releaseAll() {
+        for id in devices.keys.sorted() { release(id) }
+    }
+
+    // MARK: Internals
+
+    private func makeMapper(_ info: DeviceInfo) -> DeviceMapper {
+        var settings = matcher.settings(for: info.identity)
+        settings.deviceClass = info.deviceClass
+        if settings.rotary.countsPerDetent == nil,
+            let hint = info.identity.udevProperties["FOCUSD_COUNTS_PER_DETENT"].flatMap(Double.init), hint > 0
+        {
+            settings.rotary.countsPerDetent = hint
+        }
+        return DeviceMapper(identity: info.identity, settings: settings)
+    }
+
+    private func release(_ id: String) {
+        guard var device = devices[id] else { return }
+        device.timer?.cancel()
+        device.timer = nil
+        let commands = device.mapper.releaseAll(timeUsec: Self.wallClockUsec())
+        devices[id] = device
+        deliver(commands, from: id)
+    }
+
+    private func context() -> FocusContext {
+        guard let session = hub.activeSession else { return FocusContext() }
+        let role = session.focusedRole
+        return FocusContext(typingSuppressed: role == "search" || role == "text", editing: session.focusedIsEditable)
+    }
+
+    /// Publishes and applies `commands`, then re-arms the device's timer.
+    private func deliver(_ commands: [MappedCommand], from id: String) {
+        var acted = false
+        for command in commands {
+            publish(.command(id, command))
+            acted = apply(command, from: id) || acted
+        }
+        if acted { focusChanged() }
+        schedule(id)
+    }
+
+    /// Applies one command to the active scene; true when it reached the engine.
+    private func apply(_ command: MappedCommand, from id: String) -> Bool {
+        guard hub.activeName != nil else { return false }
+        do {
+            switch command.phase {
+            case .release:
+                return false
+            case .rotate:
+                let wrap = devices[id]?.mapper.settings.rotary.wrap
+                _ = try hub.withSession(nil) { session throws(FocusError) in
+                    (session.send(
+                        "crown", detents: command.detents ?? 0, fraction: command.fraction, velocity: command.velocity,
+                        wrap: wrap, device: id), ())
+                }
+            case .press, .repeat:
+                if let direction = Direction(rawValue: command.command) {
+                    _ = try hub.withSession(nil) { session throws(FocusError) in
+                        (try session.move(direction, device: id), ())
+                    }
+                } else if command.phase == .press {
+                    _ = try hub.withSession(nil) { session throws(FocusError) in
+                        (session.send(command.command, detents: command.detents, device: id), ())
+                    }
+                } else {
+                    return false
+                }
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private func schedule(_ id: String) {
+        guard var device = devices[id] else { return }
+        device.timer?.cancel()
+        device.timer = nil
+        if let deadline = device.mapper.nextDeadline {
+            let at = NIODeadline.uptimeNanoseconds(UInt64(max(0, deadline)) * 1000)
+            device.timer = eventLoop.assumeIsolated().scheduleTask(deadline: at) { [weak self] in self?.tick(id) }
+        }
+        devices[id] = device
+    }
+
+    private func tick(_ id: String) {
+        guard var device = devices[id] else { return }
+        device.timer = nil
+        let commands = device.mapper.tick(now: Self.now())
+        devices[id] = device
+        deliver(commands, from: id)
+    }
+
+    private func publish(_ notice: InputNotice) {
+        for observer in observers.values { observer(notice) }
+    }
+
+    /// The mapper's clock: monotonic microseconds, the same clock NIO's deadlines use.
+    static func now() -> Int64 {
+        Int64(NIODeadline.now().uptimeNanoseconds / 1000)
+    }
+
+    /// Wall-clock microseconds, for commands that no kernel event stamped (releases on unplug).
+    static func wallClockUsec() -> Int64 {
+        Int64(NIODeadline.now().uptimeNanoseconds / 1000) + bootToEpochOffset
+    }
+
+    /// CLOCK_REALTIME − CLOCK_MONOTONIC at start, in µs.
+    static let bootToEpochOffset: Int64 = WallClock.epochMinusMonotonicUsec()
+}
