@@ -20,7 +20,8 @@ struct GridLevel: Sendable {
 
     @inline(__always)
     static func cellOf(_ v: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
-        let f = ((v - origin) / size).rounded(.down)
+        // No libm in a pure core: truncation is floor for the positive quotients that reach it.
+        let f = (v - origin) / size
         if !(f > 0) { return 0 }
         if f >= Double(count - 1) { return count - 1 }
         return Int(f)
@@ -33,6 +34,14 @@ struct GridLevel: Sendable {
     @inline(__always) func colHi(_ i: Int) -> Double { i == cols - 1 ? .infinity : originX + Double(i + 1) * cellW }
     @inline(__always) func rowLo(_ j: Int) -> Double { j == 0 ? -.infinity : originY + Double(j) * cellH }
     @inline(__always) func rowHi(_ j: Int) -> Double { j == rows - 1 ? .infinity : originY + Double(j + 1) * cellH }
+}
+
+/// `x` rounded up, for the positive cell counts of a level (capped far above any real scene).
+private func ceilCount(_ x: Double) -> Double {
+    if !(x > 0) { return 1 }
+    if x > 1e9 { return 1e9 }
+    let i = Double(Int(x))
+    return i < x ? i + 1 : i
 }
 
 /// Targets filed by slot, with an exact best-first search and a brute-force enumeration.
@@ -50,9 +59,9 @@ struct SpatialIndex: Sendable {
         var cw = max(typicalWidth, w / 4096, 1e-3), ch = max(typicalHeight, h / 4096, 1e-3)
         // Keep the finest level at most ~4 cells per target.
         let budget = Double(max(16, 4 * n))
-        while (w / cw).rounded(.up) * (h / ch).rounded(.up) > budget { cw *= 2; ch *= 2 }
+        while ceilCount(w / cw) * ceilCount(h / ch) > budget { cw *= 2; ch *= 2 }
         while true {
-            let cols = max(1, Int((w / cw).rounded(.up))), rows = max(1, Int((h / ch).rounded(.up)))
+            let cols = max(1, Int(ceilCount(w / cw))), rows = max(1, Int(ceilCount(h / ch)))
             levels.append(GridLevel(originX: bounds.x, originY: bounds.y, cellW: cw, cellH: ch,
                                     cols: cols, rows: rows, cells: Array(repeating: [], count: cols * rows)))
             if cols == 1 && rows == 1 { break }
