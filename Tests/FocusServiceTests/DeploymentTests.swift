@@ -38,8 +38,37 @@ struct DeploymentTests {
             "the rule only matches and assigns nothing",
             "expected a comma after GROUP at \"MODE=\"0660\"\"",
         ])
+        let imports = UdevRulesSyntax("ENV{X}==\"1\", IMPORT{nonsense}=\"x\", RUN{shell}=\"y\"\n")
+        #expect(imports.problems.map(\.message) == [
+            "IMPORT{nonsense} is not one of program, builtin, file, db, cmdline, parent",
+            "RUN{shell} is not RUN{program} or RUN{builtin}",
+        ])
         let dangling = UdevRulesSyntax("GOTO=\"end\"\nLABEL=\"other\"\n")
         #expect(dangling.problems == [.init(line: 1, message: "GOTO \"end\" has no LABEL")])
+    }
+
+    @Test("udevadm's own parser reads the rules without complaint, and complains about a broken file",
+          .enabled(if: Tool.canRunUdevadmTest))
+    func rulesParseWithUdevadm() throws {
+        let tmp = try TempDir()
+        try FileManager.default.copyItem(atPath: Repo.path("udev/70-focusd.rules"), toPath: tmp.path + "/70-focusd.rules")
+        try "SUBSYSTEM==\"input\", FROB=\"1\"\n".write(toFile: tmp.path + "/71-broken.rules", atomically: true, encoding: .utf8)
+        // A private mount namespace with a tmpfs on /run: udevadm test reads the rules from
+        // /run/udev/rules.d and writes its device database there, and the host sees neither.
+        let script = """
+            mount -n -t tmpfs tmpfs /run && mkdir -p /run/udev/rules.d && cp "$1"/*.rules /run/udev/rules.d/ \
+              && udevadm test --action=add /sys/class/mem/null
+            """
+        let test = try Tool.run("unshare", ["--mount", "--propagation", "private", "sh", "-c", script, "sh", tmp.path])
+        let lines = test.output.split(separator: "\n")
+        #expect(lines.contains("Reading rules file: /run/udev/rules.d/70-focusd.rules"), "\(test.output)")
+        #expect(lines.contains("/run/udev/rules.d/71-broken.rules:1 Invalid key 'FROB'"), "\(test.output)")
+        // The group exists only where sysusers ran, so that one message is expected here.
+        let complaints = lines.filter {
+            $0.contains("70-focusd.rules") && !$0.hasPrefix("Reading rules file:")
+                && !$0.hasSuffix("Unknown group 'focusd', ignoring")
+        }
+        #expect(complaints == [], "\(test.output)")
     }
 
     @Test("the rules run after 60-input-id sets ID_INPUT_* and before 73-seat-late applies uaccess")
@@ -275,6 +304,12 @@ private enum Tool {
     struct Result {
         var status: Int32
         var output: String
+    }
+
+    /// Whether `udevadm test` can run in a private mount namespace: root, the tools, a device.
+    static var canRunUdevadmTest: Bool {
+        getuid() == 0 && exists("udevadm") && exists("unshare")
+            && FileManager.default.fileExists(atPath: "/sys/class/mem/null")
     }
 
     static func exists(_ name: String) -> Bool {

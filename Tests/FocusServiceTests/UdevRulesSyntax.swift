@@ -113,6 +113,13 @@ struct UdevRulesSyntax {
         case .assign where isMatch: return "\(pair.key) can only be assigned, not matched with \(pair.op)"
         default: break
         }
+        if pair.key == "IMPORT", let kind = pair.attribute,
+           !["program", "builtin", "file", "db", "cmdline", "parent"].contains(kind) {
+            return "IMPORT{\(kind)} is not one of program, builtin, file, db, cmdline, parent"
+        }
+        if pair.key == "RUN", let kind = pair.attribute, !["program", "builtin"].contains(kind) {
+            return "RUN{\(kind)} is not RUN{program} or RUN{builtin}"
+        }
         if pair.key == "MODE", !(pair.value.count == 4 && pair.value.allSatisfy({ ("0"..."7").contains($0) })) {
             return "MODE \"\(pair.value)\" is not four octal digits"
         }
