@@ -222,7 +222,7 @@ struct DeploymentTests {
             ("/usr/lib/systemd/system/focusd.service", 0o644), ("/usr/lib/systemd/system/focusd.socket", 0o644),
             ("/usr/lib/sysusers.d/focusd.conf", 0o644), ("/usr/lib/tmpfiles.d/focusd.conf", 0o644),
             ("/usr/share/focusd/io.focusd.Focus.varlink", 0o644), ("/usr/share/focusd/io.focusd.Input.varlink", 0o644),
-            ("/usr/share/doc/focusd/focusd.example.toml", 0o644),
+            ("/usr/share/doc/focusd/README.md", 0o644), ("/usr/share/doc/focusd/focusd.example.toml", 0o644),
         ]
         for (path, mode) in expected {
             let attributes = try FileManager.default.attributesOfItem(atPath: root + path)
@@ -380,7 +380,7 @@ private struct StagedSource {
         let manager = FileManager.default
         for relative in [
             "scripts/install", "udev/70-focusd.rules", "udev/focusd.service", "udev/focusd.socket",
-            "udev/focusd.sysusers", "udev/focusd.tmpfiles",
+            "udev/focusd.sysusers", "udev/focusd.tmpfiles", "udev/README.md",
             "Sources/FocusService/Resources/io.focusd.Focus.varlink",
             "Sources/FocusService/Resources/io.focusd.Input.varlink",
         ] {
