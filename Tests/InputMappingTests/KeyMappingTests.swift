@@ -158,6 +158,19 @@ struct KeyMappingTests {
         #expect(rig.key(E.KEY_UP, 1) == ["up press 1500"])
     }
 
+    @Test("a remote without EV_REP (no kernel repeats) gets focusd's own repeat timing")
+    func remoteWithoutKernelRepeat() {
+        var remote = TestDevices.irRemote
+        remote.name = "BT TV Remote"
+        remote.capabilities.kernelRepeat = false
+        var rig = Rig(remote)
+        #expect(rig.mapper.settings.deviceClass == .remote)
+        _ = rig.key(E.KEY_LEFT, 1)
+        #expect(rig.advance(ms: 500) == ["left repeat 400", "left repeat 500"])
+        #expect(rig.advance(ms: 5000).count > 40)  // no lost-key-up release without kernel repeats
+        #expect(Rig.names(rig.key(E.KEY_LEFT, 0)) == ["left release"])
+    }
+
     @Test("a remote's OK does not repeat on kernel repeats")
     func remoteSelectNoRepeat() {
         var rig = Rig(TestDevices.irRemote)
