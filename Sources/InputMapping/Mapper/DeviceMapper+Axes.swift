@@ -38,6 +38,10 @@ extension DeviceMapper {
         }
     }
 
+    /// How far the other axis must lead before a held four-way direction switches to it, so a
+    /// stick resting on the diagonal does not chatter between two directions.
+    static let diagonalMargin = 0.15
+
     var pressThreshold: Double { settings.stick.pressPercent / 100 }
     var releaseThreshold: Double { settings.stick.releasePercent / 100 }
 
@@ -68,7 +72,7 @@ extension DeviceMapper {
             let (axis, sign) = Self.stickDirection(held.command)
             let along = stickValues[axis] * sign
             let across = abs(stickValues[1 - axis])
-            if along >= releaseThreshold && !(across > pressThreshold && across > along) {
+            if along >= releaseThreshold && !(across > pressThreshold && across > along + Self.diagonalMargin) {
                 return []  // still held; the other axis has not clearly taken over
             }
             output += release(.stick, kernel: stickTime)

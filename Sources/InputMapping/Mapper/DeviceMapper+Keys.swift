@@ -91,7 +91,7 @@ extension DeviceMapper {
 
     mutating func keyRepeat(_ code: UInt16, time: Int64, now: Int64) -> [MappedCommand] {
         // Keyboards, pads, knobs: focusd times its own repeats; kernel repeats are ignored.
-        guard settings.kernelRepeat, !absorbed.contains(code) else { return [] }
+        guard kernelDrivenKeys, !absorbed.contains(code) else { return [] }
         var source = HoldSource.key(code)
         if holds[source] == nil, let chord = chordMembers.first(where: { $0.value.contains(code) })?.key {
             source = .chord(chord)

@@ -270,6 +270,10 @@ public struct DeviceMapper: Sendable {
 
     // MARK: Holds
 
+    /// Kernel repeat events drive this device's key repeats: a `kernelRepeat` profile (remotes)
+    /// on a device that has EV_REP. Without EV_REP no repeat events come, so focusd times them.
+    var kernelDrivenKeys: Bool { settings.kernelRepeat && identity.capabilities.kernelRepeat }
+
     func repeats(_ command: String) -> Bool {
         settings.repeat.enabled && settings.repeat.commands.contains(command)
     }
@@ -280,11 +284,11 @@ public struct DeviceMapper: Sendable {
         var hold = Hold(
             command: command, pressMono: mono, pressKernel: kernel, nextRepeat: nil, lastMono: mono,
             lastKernel: kernel, watchdog: nil, sequence: sequence)
-        let kernelDriven = fromKey && settings.kernelRepeat
+        let kernelDriven = fromKey && kernelDrivenKeys
         if repeats(command) && !kernelDriven {
             hold.nextRepeat = mono + Int64(settings.repeat.delayMs) * 1000
         }
-        if kernelDriven && identity.capabilities.kernelRepeat {
+        if kernelDriven {
             hold.watchdog = mono + Int64(settings.repeat.keyUpTimeoutMs) * 1000
         }
         holds[source] = hold

@@ -1,0 +1,176 @@
+import Testing
+
+@testable import InputMapping
+
+@Suite("TOML parser")
+struct TOMLParserTests {
+    func parse(_ text: String) throws -> TOMLTable { try TOML.parse(text) }
+
+    func value(_ table: TOMLTable, _ path: String) -> TOMLValue? {
+        var current = table
+        let keys = path.split(separator: ".").map(String.init)
+        for key in keys.dropLast() {
+            guard case .table(let next)? = current[key]?.node.value else { return nil }
+            current = next
+        }
+        return current[keys.last!]?.node.value
+    }
+
+    func error(_ text: String) -> ConfigError? {
+        do {
+            _ = try TOML.parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("scalars: strings, integers in every base with underscores, floats, booleans, date-times")
+    func scalars() throws {
+        let doc = try parse("""
+            a = "basic \\"quoted\\" \\t \\u00e9 \\U0001F600"
+            b = 'C:\\no\\escapes'
+            c = 1_000
+            d = 0xDEAD_beef
+            e = 0o755
+            f = 0b1010
+            g = -17
+            h = +3.5e2
+            i = -inf
+            j = true
+            k = 1979-05-27T07:32:00Z
+            l = 6.626e-34
+            m = 0
+            n = -0.0
+            """)
+        #expect(value(doc, "a") == .string("basic \"quoted\" \t é 😀"))
+        #expect(value(doc, "b") == .string("C:\\no\\escapes"))
+        #expect(value(doc, "c") == .integer(1000))
+        #expect(value(doc, "d") == .integer(0xDEAD_BEEF))
+        #expect(value(doc, "e") == .integer(0o755))
+        #expect(value(doc, "f") == .integer(10))
+        #expect(value(doc, "g") == .integer(-17))
+        #expect(value(doc, "h") == .float(350))
+        #expect(value(doc, "i") == .float(-.infinity))
+        #expect(value(doc, "j") == .boolean(true))
+        #expect(value(doc, "k") == .dateTime("1979-05-27T07:32:00Z"))
+        #expect(value(doc, "l") == .float(6.626e-34))
+        #expect(value(doc, "m") == .integer(0))
+        #expect(value(doc, "n") == .float(-0.0))
+    }
+
+    @Test("multi-line strings: trimmed first newline, line-ending backslash, literal quotes")
+    func multiline() throws {
+        let doc = try parse("""
+            a = \"\"\"
+            one
+            two\"\"\"
+            b = \"\"\"The quick \\
+                brown fox.\"\"\"
+            c = '''
+            raw \\n text'''
+            d = \"\"\"a "quote" ""\"\"\"
+            """)
+        #expect(value(doc, "a") == .string("one\ntwo"))
+        #expect(value(doc, "b") == .string("The quick brown fox."))
+        #expect(value(doc, "c") == .string("raw \\n text"))
+        #expect(value(doc, "d") == .string("a \"quote\" \"\""))
+    }
+
+    @Test("tables, dotted keys, quoted keys, inline tables, arrays and arrays of tables")
+    func structure() throws {
+        let doc = try parse("""
+            # comment
+            top = 1 # trailing comment
+            [server]
+            host.name = "x"
+            "quoted key" = 2
+            [server.limits]
+            max = [1, 2,
+              3, # inside
+            ]
+            [[item]]
+            id = 1
+            [[item]]
+            id = 2
+            point = { x = 1, y = { z = "deep" } }
+            [[item.sub]]
+            k = true
+            """)
+        #expect(value(doc, "top") == .integer(1))
+        #expect(value(doc, "server.host.name") == .string("x"))
+        #expect(value(doc, "server.quoted key") == .integer(2))
+        guard case .array(let max)? = value(doc, "server.limits.max") else {
+            Issue.record("max is not an array")
+            return
+        }
+        #expect(max.map(\.value) == [.integer(1), .integer(2), .integer(3)])
+        guard case .array(let items)? = value(doc, "item"), items.count == 2, case .table(let second) = items[1].value else {
+            Issue.record("item is not an array of two tables")
+            return
+        }
+        #expect(items[0].position.line == 10)
+        #expect(value(second, "point.y.z") == .string("deep"))
+        guard case .array(let sub)? = value(second, "sub") else {
+            Issue.record("item[1].sub missing")
+            return
+        }
+        #expect(sub.count == 1)
+    }
+
+    @Test("positions: every key and value knows its line and column")
+    func positions() throws {
+        let doc = try parse("a = 1\n\n  [t]\n  key   = \"v\"\n")
+        guard case .table(let t)? = doc["t"]?.node.value else {
+            Issue.record("no table")
+            return
+        }
+        #expect(t["key"]?.keyPosition == TOMLPosition(line: 4, column: 3))
+        #expect(t["key"]?.node.position == TOMLPosition(line: 4, column: 11))
+    }
+
+    @Test("syntax errors carry the line, the column and what is wrong")
+    func errors() {
+        let cases: [(String, Int, Int?, String)] = [
+            ("a = 1\nb = \n", 2, 5, "expected a value"),
+            ("a = 1\na = 2\n", 2, 1, "duplicate key 'a' (first defined on line 1)"),
+            ("[t]\nx = 1\n[t]\n", 3, 1, "table [t] is defined twice"),
+            ("a = \"open\n", 1, 5, "unterminated string"),
+            ("a = 1 2\n", 1, 7, "expected the end of the line"),
+            ("a = [1, 2\n", 1, 5, "unterminated array"),
+            ("a = { x = 1,\n y = 2 }\n", 1, 13, "inline table must stay on one line"),
+            ("x = \"\\q\"\n", 1, 6, "invalid escape sequence '\\q'"),
+            ("n = 012\n", 1, 5, "integer '012'"),
+            ("n = 1__0\n", 1, 5, "integer '1__0'"),
+            ("n = 99999999999999999999\n", 1, 5, "out of range"),
+            ("f = 1.\n", 1, 5, "invalid value '1.'"),
+            ("s = bare\n", 1, 5, "strings need quotes"),
+            ("[a\n", 1, 3, "expected ']'"),
+            ("a.b = 1\na = 2\n", 2, 1, "duplicate key 'a'"),
+            ("a = 1\n[a.b]\n", 2, 1, "already holds a value"),
+            ("p = { x = 1 }\n[p]\n", 2, 1, "already defined by a dotted key or inline table"),
+            ("[[a]]\n[a]\n", 2, 1, "array of tables"),
+            ("x = [1]\n[[x]]\n", 2, 1, "static array"),
+            ("= 1\n", 1, 1, "expected a key"),
+            ("a = 1\n\n\nkey\n", 4, 4, "expected '=' after the key 'key'"),
+            ("t = true1\n", 1, 9, "unexpected '1' after 'true'"),
+        ]
+        for (text, line, column, fragment) in cases {
+            guard let error = error(text) else {
+                Issue.record("no error for \(text.debugDescription)")
+                continue
+            }
+            #expect(error.line == line, "\(text.debugDescription): \(error)")
+            if let column { #expect(error.column == column, "\(text.debugDescription): \(error)") }
+            #expect(error.message.contains(fragment), "\(text.debugDescription): \(error)")
+        }
+    }
+
+    @Test("an empty document, CRLF line endings and a BOM are fine")
+    func edges() throws {
+        #expect(try parse("").entries.isEmpty)
+        let crlf = try parse("a = 1\r\n[b]\r\nc = \"x\"\r\n")
+        #expect(value(crlf, "b.c") == .string("x"))
+        #expect(value(try parse("\u{FEFF}a = 1"), "a") == .integer(1))
+    }
+}
