@@ -48,19 +48,19 @@ struct RealDeviceTests {
         try loop.start()
         defer { loop.stop() }
         let device = try Uinput(name: "guest test keys", keys: [Self.keyUp, Self.keyDown, 28])
-        #expect(await eventually { recorder.added.contains { $0.node == device.node && $0.problem == nil } })
+        #expect(await eventually(timeoutMs: 10_000) { recorder.added.contains { $0.node == device.node && $0.problem == nil } })
         let info = try #require(recorder.added.first { $0.node == device.node })
         #expect(info.identity.capabilities.keys.isSuperset(of: [Self.keyUp, Self.keyDown, 28]))
         #expect(info.backend == .libevdev)
         device.key(Self.keyUp, 1)
         device.key(Self.keyUp, 0)
-        #expect(await eventually { frames(recorder, id: info.id).count == 2 })
+        #expect(await eventually(timeoutMs: 10_000) { frames(recorder, id: info.id).count == 2 })
         let sent = frames(recorder, id: info.id)
         #expect(sent.map { $0.map(\.value) } == [[1], [0]])
         #expect(sent.first?.first?.code == Self.keyUp)
         #expect((sent.first?.first?.timeUsec ?? 0) > 1_600_000_000_000_000)
         device.destroy()
-        #expect(await eventually { recorder.removed.contains(info.id) })
+        #expect(await eventually(timeoutMs: 10_000) { recorder.removed.contains(info.id) })
         try await Task.sleep(for: .milliseconds(200))
         #expect(recorder.removed.filter { $0 == info.id }.count == 1)
     }
@@ -73,17 +73,17 @@ struct RealDeviceTests {
         defer { loop.stop() }
         let device = try Uinput(name: "guest grab keys", keys: [Self.keyUp])
         defer { device.destroy() }
-        #expect(await eventually { recorder.added.contains { $0.node == device.node && $0.problem == nil } })
+        #expect(await eventually(timeoutMs: 10_000) { recorder.added.contains { $0.node == device.node && $0.problem == nil } })
         let id = try #require(recorder.added.first { $0.node == device.node }).id
         device.key(Self.keyUp, 1)
-        #expect(await eventually { frames(recorder, id: id).count == 1 })
+        #expect(await eventually(timeoutMs: 10_000) { frames(recorder, id: id).count == 1 })
         loop.setGrab(id: id, .exclusive)
         try await Task.sleep(for: .milliseconds(100))
         #expect(loop.devices.first { $0.id == id }?.grabbed == false)
         device.key(Self.keyUp, 0)
-        #expect(await eventually { loop.devices.first { $0.id == id }?.grabbed == true })
+        #expect(await eventually(timeoutMs: 10_000) { loop.devices.first { $0.id == id }?.grabbed == true })
         loop.setGrab(id: id, .shared)
-        #expect(await eventually { loop.devices.first { $0.id == id }?.grabbed == false })
+        #expect(await eventually(timeoutMs: 10_000) { loop.devices.first { $0.id == id }?.grabbed == false })
     }
 
     @Test("after SYN_DROPPED the loop reports one resync with the keys still down")
@@ -94,11 +94,12 @@ struct RealDeviceTests {
         defer { loop.stop() }
         let device = try Uinput(name: "guest flood keys", keys: [Self.keyUp, Self.keyDown])
         defer { device.destroy() }
-        #expect(await eventually { recorder.inner.added.contains { $0.node == device.node && $0.problem == nil } })
+        #expect(await eventually(timeoutMs: 10_000) { recorder.inner.added.contains { $0.node == device.node && $0.problem == nil } })
         let id = try #require(recorder.inner.added.first { $0.node == device.node }).id
         recorder.blocked.withLock { $0 = true }
         device.key(Self.keyUp, 1)
-        #expect(await eventually { frames(recorder.inner, id: id).count == 1 })
+        let firstFrame = await eventually(timeoutMs: 10_000) { frames(recorder.inner, id: id).count == 1 }
+        #expect(firstFrame, "calls: \(recorder.inner.all)")
         // The loop is stuck in `frame`: overflow the client buffer, ending with KEY_DOWN held.
         for _ in 0..<500 {
             device.key(Self.keyDown, 1)
@@ -107,7 +108,7 @@ struct RealDeviceTests {
         device.key(Self.keyUp, 0)
         device.key(Self.keyDown, 1)
         recorder.blocked.withLock { $0 = false }
-        #expect(await eventually {
+        #expect(await eventually(timeoutMs: 10_000) {
             recorder.inner.all.contains { if case .resync(id, let keys, _) = $0 { keys == [Self.keyDown] } else { false } }
         })
     }
