@@ -41,7 +41,7 @@ let testInterfaceDescription = """
     method WhoAmI() -> (pid: int, uid: int, gid: int, groups: []int)
 
     # Counters kept by the test service.
-    method Stats() -> (maxQueued: int, deferred: int, caughtUp: int, closedConnections: int, openConnections: int)
+    method Stats() -> (maxQueued: int, deferred: int, caughtUp: int, closedConnections: int, openConnections: int, streamsCut: int)
 
     # Declared but not implemented.
     method Unimplemented() -> ()
@@ -56,6 +56,8 @@ final class TestStats {
     var deferred = 0
     var caughtUp = 0
     var closedConnections = 0
+    /// Streams whose connection closed before they finished.
+    var streamsCut = 0
     var notes: [String] = []
 }
 
@@ -97,10 +99,13 @@ func makeTestService() -> VarlinkService {
         case "Flood":
             guard let size = call.parameters["size"]?.integerValue, size >= 0, size < 1 << 20 else { throw .invalidParameter("size") }
             let stream = try call.stream()
+            stream.onClose = { stats.streamsCut += 1 }
             flood(stream, padding: String(repeating: "x", count: Int(size)), next: 1, stats: stats)
         case "Tick":
             guard let milliseconds = call.parameters["milliseconds"]?.integerValue, milliseconds > 0 else { throw .invalidParameter("milliseconds") }
-            tick(try call.stream(), every: .milliseconds(milliseconds), next: 1)
+            let stream = try call.stream()
+            stream.onClose = { stats.streamsCut += 1 }
+            tick(stream, every: .milliseconds(milliseconds), next: 1)
         case "Note":
             guard let text = call.parameters["text"]?.stringValue else { throw .invalidParameter("text") }
             stats.notes.append(text)
@@ -126,6 +131,7 @@ func makeTestService() -> VarlinkService {
                 "maxQueued": .integer(Int64(stats.maxQueued)), "deferred": .integer(Int64(stats.deferred)),
                 "caughtUp": .integer(Int64(stats.caughtUp)), "closedConnections": .integer(Int64(stats.closedConnections)),
                 "openConnections": .integer(Int64(service.connections.count)),
+                "streamsCut": .integer(Int64(stats.streamsCut)),
             ])
         default:
             throw .methodNotImplemented(call.call.method)
