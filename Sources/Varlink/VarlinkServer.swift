@@ -115,15 +115,13 @@ public final class VarlinkServer: Sendable {
         eventLoop: any EventLoop
     ) async throws -> VarlinkServer {
         let box = NIOLoopBoundBox.makeBoxSendingValue(service, eventLoop: eventLoop)
-        let counter = NIOLoopBoundBox.makeBoxSendingValue(UInt64(0), eventLoop: eventLoop)
         let bootstrap = ServerBootstrap(group: eventLoop)
             .serverChannelOption(ChannelOptions.backlog, value: configuration.backlog)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    counter.value += 1
                     let connection = VarlinkConnection(
-                        id: counter.value, service: box.value, configuration: configuration, eventLoop: channel.eventLoop)
+                        id: VarlinkConnection.nextID(), service: box.value, configuration: configuration, eventLoop: channel.eventLoop)
                     try channel.pipeline.syncOperations.addHandler(VarlinkChannelHandler(connection: connection))
                 }
             }
