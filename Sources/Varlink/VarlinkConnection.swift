@@ -246,9 +246,17 @@ public final class VarlinkConnection {
             if isOpen { replySink(reply) }
             return
         }
+        sendMessage(reply.serialized())
+    }
+
+    /// Queues one message (without its NUL) for the client.
+    func sendMessage(_ message: [UInt8]) {
+        if let replySink {
+            if isOpen, let reply = try? VarlinkReply(message: message) { replySink(reply) }
+            return
+        }
         guard isOpen, let context = channelContext else { return }
-        var bytes: [UInt8] = []
-        reply.write(into: &bytes)
+        var bytes = message
         bytes.append(0)
         let size = bytes.count
         var buffer = context.channel.allocator.buffer(capacity: size)

@@ -71,6 +71,19 @@ struct Point: Codable, Equatable {
     var y: Int
 }
 
+struct AddReply: Codable {
+    var sum: Point
+}
+
+struct CountReply: Codable {
+    var value: Int
+}
+
+/// Runs an encoding step, turning a failure into a Varlink error (it would be a bug in the test service).
+func encodingFailure(_ body: () throws -> Void) throws(VarlinkError) {
+    do { try body() } catch { throw VarlinkError("org.example.test.EncodingFailed", parameters: ["reason": .string("\(error)")]) }
+}
+
 struct AddParameters: Codable {
     var a: Point
     var b: Point
@@ -89,13 +102,14 @@ func makeTestService() -> VarlinkService {
             call.reply(["text": .string(parameters.text), "count": .integer(Int64(parameters.count ?? 1))])
         case "Add":
             let parameters: AddParameters = try call.decodeParameters()
-            call.reply(["sum": ["x": .integer(Int64(parameters.a.x + parameters.b.x)), "y": .integer(Int64(parameters.a.y + parameters.b.y))]])
+            // Replies encoded straight from a Codable struct.
+            try encodingFailure { try call.reply(encoding: AddReply(sum: Point(x: parameters.a.x + parameters.b.x, y: parameters.a.y + parameters.b.y))) }
         case "Count":
             guard let count = call.parameters["count"]?.integerValue, count >= 0 else { throw .invalidParameter("count") }
             let stream = try call.stream()
             if count == 0 { stream.finish(); return }
             for value in 1..<count { stream.send(["value": .integer(value)]) }
-            stream.finish(["value": .integer(count)])
+            try encodingFailure { try stream.finish(encoding: CountReply(value: Int(count))) }
         case "Flood":
             guard let size = call.parameters["size"]?.integerValue, size >= 0, size < 1 << 20 else { throw .invalidParameter("size") }
             let stream = try call.stream()
