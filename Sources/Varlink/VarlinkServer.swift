@@ -32,7 +32,8 @@ public final class VarlinkServer: Sendable {
         /// The deepest JSON nesting accepted; deeper closes the connection.
         public var maxDepth = JSONValue.defaultDepthLimit
         /// Bytes queued for one client beyond which coalescible replies are skipped and the stall
-        /// timer runs.
+        /// timer runs; streams that skipped replies are told to catch up once the queue is down to
+        /// half of it (the hysteresis keeps a slow client from getting a snapshot per message).
         public var outgoingQueueLimit = 256 << 10
         /// A client over the queue limit that makes no write progress for this long is disconnected.
         public var stallTimeout = TimeAmount.seconds(10)
@@ -68,7 +69,8 @@ public final class VarlinkServer: Sendable {
         case listeningDescriptor(CInt)
 
         /// The socket systemd passed, when `LISTEN_PID` is this process and `LISTEN_FDS` ≥ 1
-        /// (the first one, fd 3). Clears the variables so children do not inherit them.
+        /// (the first one, fd 3; further ones are ignored). Clears the variables so children do
+        /// not inherit them.
         public static func systemdSocket() -> Endpoint? {
             guard let pid = Posix.environment("LISTEN_PID").flatMap(Int32.init), pid == Posix.processID(),
                 let count = Posix.environment("LISTEN_FDS").flatMap(Int.init), count >= 1
