@@ -28,3 +28,18 @@ except varlink.VarlinkError as error:
     result["missing"] = {"name": error.error(), "parameters": error.parameters()}
 print(json.dumps(result))
 """#
+
+/// A Python client that starts a stream, reports "ready" after the first reply, then waits to be killed.
+let pythonStreamingVictimScript = #"""
+import sys
+import time
+
+import varlink
+
+client = varlink.Client(address="unix:" + sys.argv[1])
+with client.open("org.example.test") as test:
+    replies = test.Tick(5, _more=True)
+    first = next(replies)
+    print(f"ready {first['value']}", flush=True)
+    time.sleep(60)
+"""#

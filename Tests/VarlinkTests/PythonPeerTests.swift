@@ -33,6 +33,34 @@ struct PythonPeerTests {
         #expect(result["missing"] == ["name": "org.varlink.service.InterfaceNotFound", "parameters": ["interface": "org.example.missing"]])
     }
 
+    @Test("a python client killed mid-stream is noticed and its stream ends")
+    func killedMidStream() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let scriptPath = server.directory + "/victim.py"
+        try pythonStreamingVictimScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scriptPath) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", scriptPath, server.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = ""
+        while !line.contains("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        try #require(line.hasPrefix("ready 1"), "the python client did not start its stream (python3 and varlink 31.0.0 are required): \(line)")
+        #expect(try server.stats()["streamsCut"] == 0)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let noticed = try eventually { try server.stats()["streamsCut"] == 1 }
+        #expect(noticed, "the server did not notice the killed client")
+    }
+
     private func runPython(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
