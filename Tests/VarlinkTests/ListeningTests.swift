@@ -1,4 +1,5 @@
 import Glibc
+import NIOCore
 import NIOPosix
 import Testing
 import Varlink
@@ -17,6 +18,31 @@ struct ListeningTests {
         await server.shutdown()
         #expect(access(path, F_OK) == 0, "the socket file belongs to whoever passed the socket")
         unlink(path)
+        rmdir(directory)
+        try await group.shutdownGracefully()
+    }
+
+    @Test("a server started on its event loop shares state with other code on that loop")
+    func startOnEventLoop() async throws {
+        final class Counter { var value: Int64 = 0 }
+        let directory = makeTemporaryDirectory()
+        let path = directory + "/loop.sock"
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let server = try await loop.flatSubmit { () -> EventLoopFuture<VarlinkServer> in
+            let counter = Counter()
+            let service = VarlinkService(vendor: "v", product: "p", version: "1", url: "u")
+            try! service.register(description: "interface org.example.counter\nmethod Get() -> (value: int)") { call in
+                call.reply(["value": .integer(counter.value)])
+            }
+            // Other code on the loop (say, input devices) changes the same state without locks.
+            loop.assumeIsolated().scheduleTask(in: .zero) { counter.value = 7 }
+            return VarlinkServer.startOnEventLoop(service: service, endpoint: .path(path), eventLoop: loop)
+        }.get()
+        let client = try VarlinkClient(path: path)
+        let seen = try eventually { try client.call("org.example.counter.Get")["value"] == 7 }
+        #expect(seen)
+        await server.shutdown()
         rmdir(directory)
         try await group.shutdownGracefully()
     }
