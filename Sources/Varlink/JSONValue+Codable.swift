@@ -75,12 +75,13 @@ extension JSONValue {
         self = try JSONValue.parse(Array(data))
     }
 
-    /// Decodes this value into a `Decodable` type with Foundation's `JSONDecoder`.
+    /// Decodes this value into a `Decodable` type, straight from the tree (no JSON text).
     ///
-    /// Throws the decoder's `DecodingError`; use ``decodeParameters(_:)`` to get a Varlink
+    /// Throws `DecodingError` with the coding path; use ``decodeParameters(_:)`` to get a Varlink
     /// `InvalidParameter` instead.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(serialized()))
+        if let value = self as? T { return value }
+        return try T(from: JSONValueDecoder(value: self))
     }
 
     /// Decodes call parameters into `T`, mapping failures to `org.varlink.service.InvalidParameter`

@@ -29,6 +29,7 @@ struct MessageFramer {
     /// The next whole message (without its NUL), `nil` when more bytes are needed.
     mutating func next() throws(VarlinkProtocolError) -> ByteBuffer? {
         guard var current = buffer, current.readableBytes > 0 else { return nil }
+        buffer = nil  // keep `current` uniquely referenced so compaction does not copy
         let found = current.withUnsafeReadableBytes { raw -> Int? in
             guard scanned < raw.count else { return nil }
             let rest = UnsafeRawBufferPointer(rebasing: raw[scanned...])
@@ -36,19 +37,21 @@ struct MessageFramer {
         }
         guard let length = found else {
             scanned = current.readableBytes
+            buffer = current
             if scanned > maxMessageSize { throw .messageTooLarge(limit: maxMessageSize) }
             return nil
         }
         if length > maxMessageSize { throw .messageTooLarge(limit: maxMessageSize) }
         let message = current.readSlice(length: length)!
         current.moveReaderIndex(forwardBy: 1)
-        if current.readableBytes == 0 {
-            buffer = nil
-        } else {
-            if current.readerIndex > 65536 { current.discardReadBytes() }
+        scanned = 0
+        if current.readableBytes > 0 {
+            // Compact now and then so a connection that never drains its buffer does not grow it.
+            if current.readerIndex > 65536 && current.readerIndex > current.readableBytes {
+                current.discardReadBytes()
+            }
             buffer = current
         }
-        scanned = 0
         return message
     }
 }

@@ -31,8 +31,8 @@ public struct PosixError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Every system call of the Varlink module goes through here: one place owns the file
 /// descriptors, `sockaddr_un` and errno handling.
 enum Posix {
-    /// Runs `body` until it returns something other than -1 with `EINTR`; -1 with any other errno
-    /// becomes a ``PosixError`` carrying the code. `EAGAIN` is returned as `nil` when `wouldBlockIsNil`.
+    /// Runs `body`, retrying while it fails with `EINTR`; -1 with any other errno becomes a
+    /// ``PosixError`` carrying the code. (The client's sockets block, so there is no `EAGAIN` case.)
     @discardableResult
     static func check<T: FixedWidthInteger>(
         _ call: String, path: String? = nil, _ body: () -> T
@@ -192,6 +192,9 @@ enum Posix {
         length = socklen_t(MemoryLayout<Int32>.size)
         return getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0 && listening != 0
     }
+
+    /// `ECONNRESET`: the peer closed with data unread.
+    static let connectionReset = ECONNRESET
 
     static func processID() -> Int32 { getpid() }
     static func userID() -> UInt32 { getuid() }

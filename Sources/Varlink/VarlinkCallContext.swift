@@ -1,3 +1,15 @@
+import FoundationEssentials
+
+/// JSON text of an `Encodable` value that must be an object (reply parameters).
+func encodeParameters(_ value: some Encodable) throws -> [UInt8] {
+    let bytes = Array(try JSONEncoder().encode(value))
+    guard bytes.first == UInt8(ascii: "{") else {
+        throw EncodingError.invalidValue(
+            value, .init(codingPath: [], debugDescription: "Varlink reply parameters must encode as a JSON object"))
+    }
+    return bytes
+}
+
 /// One call being answered: its parameters, who made it, and the means to reply.
 ///
 /// Lives on the connection's event loop; use it only there. Exactly one answer ends a call:
@@ -40,9 +52,13 @@ public final class VarlinkCallContext {
         answer(VarlinkReply(parameters: parameters))
     }
 
-    /// Answers with an `Encodable` value's fields.
+    /// Answers with an `Encodable` value's fields, encoded straight to JSON text (no
+    /// ``JSONValue`` in between: the cheap way to send large replies).
+    ///
+    /// - Throws: the encoder's error, or `EncodingError.invalidValue` unless `value` encodes as an object.
     public func reply(encoding value: some Encodable) throws {
-        reply(try JSONValue(encoding: value))
+        let parameters = try encodeParameters(value)
+        answer(message: VarlinkReply.message(encodedParameters: parameters, continues: false))
     }
 
     /// Answers the call with an error.
@@ -79,6 +95,15 @@ public final class VarlinkCallContext {
         activeStream?.ended()
         activeStream = nil
         if !call.oneway { connection.send(reply) }
+        connection.callCompleted(self)
+    }
+
+    func answer(message: [UInt8]) {
+        guard !answered else { return }
+        answered = true
+        activeStream?.ended()
+        activeStream = nil
+        if !call.oneway { connection.sendMessage(message) }
         connection.callCompleted(self)
     }
 
@@ -166,10 +191,25 @@ public final class VarlinkStream {
         return .queued
     }
 
-    /// Sends an `Encodable` value's fields as one reply with `continues: true`.
+    /// Sends an `Encodable` value's fields, encoded straight to JSON text, as one reply with
+    /// `continues: true`. The value is not encoded when the reply is deferred or the stream closed.
     @discardableResult
     public func send(encoding value: some Encodable, coalescible: Bool = false) throws -> SendOutcome {
-        send(try JSONValue(encoding: value), coalescible: coalescible)
+        guard isOpen else { return .closed }
+        if context.oneway { return .queued }
+        if coalescible && (isBehind || connection.isOverQueueLimit) {
+            return send([:], coalescible: true)  // marks the stream behind; nothing is sent
+        }
+        let parameters = try encodeParameters(value)
+        connection.sendMessage(VarlinkReply.message(encodedParameters: parameters, continues: true))
+        return .queued
+    }
+
+    /// Sends an `Encodable` value's fields as the final reply and ends the call.
+    public func finish(encoding value: some Encodable) throws {
+        guard isOpen else { return }
+        let parameters = try encodeParameters(value)
+        context.answer(message: VarlinkReply.message(encodedParameters: parameters, continues: false))
     }
 
     /// Sends the final reply (without `continues`) and ends the call.

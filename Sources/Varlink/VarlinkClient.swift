@@ -55,7 +55,9 @@ public final class VarlinkClient {
         fd = -1
     }
 
-    /// Calls `method` and returns its reply's parameters; an error reply throws ``VarlinkError``.
+    /// Calls `method` and returns its reply's parameters.
+    ///
+    /// - Throws: ``VarlinkError`` for an error reply, ``VarlinkClientError`` when the exchange fails.
     @discardableResult
     public func call(_ method: String, _ parameters: JSONValue = [:]) throws -> JSONValue {
         try send(VarlinkCall(method: method, parameters: parameters))
@@ -147,7 +149,7 @@ public final class VarlinkClient {
                 _ = try receiveMessage(timeout: left)
             } catch .connectionClosed {
                 return true
-            } catch .system(let error) where error.code == 104 /* ECONNRESET */ {
+            } catch .system(let error) where error.code == Posix.connectionReset {
                 return true
             } catch {
                 return false

@@ -1,5 +1,8 @@
 import Logging
 import NIOCore
+import Synchronization
+
+private let connectionCounter = Atomic<UInt64>(0)
 
 /// One client connection: its peer credentials, its state, and close notification.
 ///
@@ -43,8 +46,20 @@ public final class VarlinkConnection {
     private static let pendingCallByteLimit = 1 << 20
     private static let pendingCallCountLimit = 128
 
-    init(id: UInt64, service: VarlinkService, configuration: VarlinkServer.Configuration, eventLoop: any EventLoop) {
+    /// A fresh process-wide connection number.
+    static func nextID() -> UInt64 {
+        connectionCounter.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Replaces the socket for connections made by ``VarlinkService/makeLocalConnection(peer:eventLoop:onReply:)``.
+    private let replySink: ((VarlinkReply) -> Void)?
+
+    init(
+        id: UInt64, service: VarlinkService, configuration: VarlinkServer.Configuration, eventLoop: any EventLoop,
+        replySink: ((VarlinkReply) -> Void)? = nil
+    ) {
         self.id = id
+        self.replySink = replySink
         self.service = service
         self.configuration = configuration
         self.eventLoop = eventLoop
@@ -63,7 +78,11 @@ public final class VarlinkConnection {
     /// Closes the connection; queued replies are dropped.
     public func close() {
         eventLoop.preconditionInEventLoop()
-        channelContext?.close(promise: nil)
+        if let channelContext {
+            channelContext.close(promise: nil)
+        } else if replySink != nil {
+            channelInactive()
+        }
     }
 
     func closeFuture() -> EventLoopFuture<Void> {
@@ -151,6 +170,25 @@ public final class VarlinkConnection {
 
     // MARK: Input
 
+    /// Starts a socket-less connection: no credentials to read, the given peer.
+    func startLocal(peer: PeerCredentials) -> Bool {
+        self.peer = peer
+        started = true
+        guard service.connectionAccepted(self) else {
+            isOpen = false
+            return false
+        }
+        accepted = true
+        return true
+    }
+
+    /// Queues a call on a socket-less connection and dispatches what can be.
+    func receiveLocal(_ call: VarlinkCall) {
+        guard isOpen, accepted else { return }
+        pendingCalls.append((call, 0))
+        dispatchPending()
+    }
+
     private func processInput() {
         guard accepted, isOpen else { return }
         do {
@@ -204,9 +242,21 @@ public final class VarlinkConnection {
     // MARK: Output
 
     func send(_ reply: VarlinkReply) {
+        if let replySink {
+            if isOpen { replySink(reply) }
+            return
+        }
+        sendMessage(reply.serialized())
+    }
+
+    /// Queues one message (without its NUL) for the client.
+    func sendMessage(_ message: [UInt8]) {
+        if let replySink {
+            if isOpen, let reply = try? VarlinkReply(message: message) { replySink(reply) }
+            return
+        }
         guard isOpen, let context = channelContext else { return }
-        var bytes: [UInt8] = []
-        reply.write(into: &bytes)
+        var bytes = message
         bytes.append(0)
         let size = bytes.count
         var buffer = context.channel.allocator.buffer(capacity: size)

@@ -145,6 +145,17 @@ public struct VarlinkReply: Hashable, Sendable {
         return output
     }
 
+    /// The message bytes of a reply whose parameters are already JSON text (an object).
+    static func message(encodedParameters: [UInt8], continues: Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(encodedParameters.count + 40)
+        output.append(contentsOf: #"{"parameters":"#.utf8)
+        output.append(contentsOf: encodedParameters)
+        if continues { output.append(contentsOf: #","continues":true"#.utf8) }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
     /// Appends the message bytes of this reply (without the NUL) to `output`.
     public func write(into output: inout [UInt8]) {
         output.append(contentsOf: #"{"parameters":"#.utf8)

@@ -32,7 +32,8 @@ public final class VarlinkServer: Sendable {
         /// The deepest JSON nesting accepted; deeper closes the connection.
         public var maxDepth = JSONValue.defaultDepthLimit
         /// Bytes queued for one client beyond which coalescible replies are skipped and the stall
-        /// timer runs.
+        /// timer runs; streams that skipped replies are told to catch up once the queue is down to
+        /// half of it (the hysteresis keeps a slow client from getting a snapshot per message).
         public var outgoingQueueLimit = 256 << 10
         /// A client over the queue limit that makes no write progress for this long is disconnected.
         public var stallTimeout = TimeAmount.seconds(10)
@@ -68,7 +69,8 @@ public final class VarlinkServer: Sendable {
         case listeningDescriptor(CInt)
 
         /// The socket systemd passed, when `LISTEN_PID` is this process and `LISTEN_FDS` ≥ 1
-        /// (the first one, fd 3). Clears the variables so children do not inherit them.
+        /// (the first one, fd 3; further ones are ignored). Clears the variables so children do
+        /// not inherit them.
         public static func systemdSocket() -> Endpoint? {
             guard let pid = Posix.environment("LISTEN_PID").flatMap(Int32.init), pid == Posix.processID(),
                 let count = Posix.environment("LISTEN_FDS").flatMap(Int.init), count >= 1
@@ -79,7 +81,7 @@ public final class VarlinkServer: Sendable {
     }
 
     /// Why the server could not start.
-    public enum StartError: Error, CustomStringConvertible {
+    public enum StartError: Error, Sendable, CustomStringConvertible {
         case addressInUse(String)
         case notAListeningSocket(CInt)
         case system(PosixError)
@@ -107,7 +109,8 @@ public final class VarlinkServer: Sendable {
         self.service = service
     }
 
-    /// Starts listening and serving `service` on `eventLoop`.
+    /// Starts listening and serving `service` on `eventLoop`, from anywhere: the service (and
+    /// whatever its handlers captured) is handed over to the loop.
     public static func start(
         service: sending VarlinkService,
         endpoint: Endpoint,
@@ -115,24 +118,44 @@ public final class VarlinkServer: Sendable {
         eventLoop: any EventLoop
     ) async throws -> VarlinkServer {
         let box = NIOLoopBoundBox.makeBoxSendingValue(service, eventLoop: eventLoop)
-        let counter = NIOLoopBoundBox.makeBoxSendingValue(UInt64(0), eventLoop: eventLoop)
+        return try await start(box: box, endpoint: endpoint, configuration: configuration, eventLoop: eventLoop).get()
+    }
+
+    /// Starts listening and serving `service`; call it on `eventLoop`, where the service and the
+    /// state its handlers share stay (the way to set up a daemon whose other parts, e.g. input
+    /// devices, touch that state from the same loop). The future completes once listening.
+    public static func startOnEventLoop(
+        service: VarlinkService,
+        endpoint: Endpoint,
+        configuration: Configuration = Configuration(),
+        eventLoop: any EventLoop
+    ) -> EventLoopFuture<VarlinkServer> {
+        let box = NIOLoopBoundBox(service, eventLoop: eventLoop)
+        return start(box: box, endpoint: endpoint, configuration: configuration, eventLoop: eventLoop)
+    }
+
+    private static func start(
+        box: NIOLoopBoundBox<VarlinkService>, endpoint: Endpoint, configuration: Configuration, eventLoop: any EventLoop
+    ) -> EventLoopFuture<VarlinkServer> {
         let bootstrap = ServerBootstrap(group: eventLoop)
             .serverChannelOption(ChannelOptions.backlog, value: configuration.backlog)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    counter.value += 1
                     let connection = VarlinkConnection(
-                        id: counter.value, service: box.value, configuration: configuration, eventLoop: channel.eventLoop)
+                        id: VarlinkConnection.nextID(), service: box.value, configuration: configuration, eventLoop: channel.eventLoop)
                     try channel.pipeline.syncOperations.addHandler(VarlinkChannelHandler(connection: connection))
                 }
             }
         switch endpoint {
         case .listeningDescriptor(let fd):
-            guard Posix.isListeningStreamSocket(fd) else { throw StartError.notAListeningSocket(fd) }
-            let channel = try await bootstrap.withBoundSocket(fd).get()
-            configuration.logger.info("listening on an inherited socket", metadata: ["fd": "\(fd)"])
-            return VarlinkServer(eventLoop: eventLoop, socketPath: nil, serverChannel: channel, service: box)
+            guard Posix.isListeningStreamSocket(fd) else {
+                return eventLoop.makeFailedFuture(StartError.notAListeningSocket(fd))
+            }
+            return bootstrap.withBoundSocket(fd).map { channel in
+                configuration.logger.info("listening on an inherited socket", metadata: ["fd": "\(fd)"])
+                return VarlinkServer(eventLoop: eventLoop, socketPath: nil, serverChannel: channel, service: box)
+            }
         case .path(let path, let options):
             do {
                 if let directoryMode = options.directoryMode, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
@@ -143,19 +166,22 @@ public final class VarlinkServer: Sendable {
                     try Posix.removeFile(path)
                 }
             } catch let error as PosixError {
-                throw StartError.system(error)
-            }
-            let channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
-            do {
-                if let group = options.group { try Posix.setGroup(path, group) }
-                try Posix.setMode(path, options.socketMode)
+                return eventLoop.makeFailedFuture(StartError.system(error))
             } catch {
-                try? await channel.close()
-                try? Posix.removeFile(path)
-                throw StartError.system(error)
+                return eventLoop.makeFailedFuture(error)
             }
-            configuration.logger.info("listening", metadata: ["path": "\(path)"])
-            return VarlinkServer(eventLoop: eventLoop, socketPath: path, serverChannel: channel, service: box)
+            return bootstrap.bind(unixDomainSocketPath: path).flatMap { channel in
+                do throws(PosixError) {
+                    if let group = options.group { try Posix.setGroup(path, group) }
+                    try Posix.setMode(path, options.socketMode)
+                } catch {
+                    try? Posix.removeFile(path)
+                    return channel.close().flatMapThrowing { throw StartError.system(error) }
+                }
+                configuration.logger.info("listening", metadata: ["path": "\(path)"])
+                return eventLoop.makeSucceededFuture(
+                    VarlinkServer(eventLoop: eventLoop, socketPath: path, serverChannel: channel, service: box))
+            }
         }
     }
 

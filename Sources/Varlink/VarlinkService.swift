@@ -24,7 +24,8 @@ public final class VarlinkService {
     public var url: String
 
     /// Called once a connection's peer credentials are known; return `false` to refuse it (it is
-    /// closed at once, e.g. past a per-uid cap; see ``connections(ofUID:)``).
+    /// closed at once, e.g. past a per-uid cap: ``connections(ofUID:)`` does not yet include the
+    /// connection being decided).
     public var acceptConnection: ((VarlinkConnection) -> Bool)?
 
     /// Called before each call is dispatched (including `org.varlink.service`); return an error

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 @testable import Varlink
 
@@ -75,5 +76,13 @@ struct JSONValueTests {
     @Test("encodes Encodable values, leaving out nil optionals")
     func encoding() throws {
         #expect(try JSONValue(encoding: EchoParameters(text: "t", count: nil)) == ["text": "t"])
+    }
+
+    @Test("reply parameters encoded from Codable values must be objects")
+    func encodedParametersMustBeObjects() throws {
+        #expect(try encodeParameters(Point(x: 1, y: 2)).first == UInt8(ascii: "{"))
+        #expect(throws: EncodingError.self) { try encodeParameters([1, 2]) }
+        let message = VarlinkReply.message(encodedParameters: Array(#"{"a":1}"#.utf8), continues: true)
+        #expect(try VarlinkReply(message: message) == VarlinkReply(parameters: ["a": 1], continues: true))
     }
 }

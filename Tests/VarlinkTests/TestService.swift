@@ -41,7 +41,7 @@ let testInterfaceDescription = """
     method WhoAmI() -> (pid: int, uid: int, gid: int, groups: []int)
 
     # Counters kept by the test service.
-    method Stats() -> (maxQueued: int, deferred: int, caughtUp: int, closedConnections: int, openConnections: int)
+    method Stats() -> (maxQueued: int, deferred: int, caughtUp: int, closedConnections: int, openConnections: int, streamsCut: int)
 
     # Declared but not implemented.
     method Unimplemented() -> ()
@@ -56,6 +56,8 @@ final class TestStats {
     var deferred = 0
     var caughtUp = 0
     var closedConnections = 0
+    /// Streams whose connection closed before they finished.
+    var streamsCut = 0
     var notes: [String] = []
 }
 
@@ -67,6 +69,19 @@ struct EchoParameters: Codable {
 struct Point: Codable, Equatable {
     var x: Int
     var y: Int
+}
+
+struct AddReply: Codable {
+    var sum: Point
+}
+
+struct CountReply: Codable {
+    var value: Int
+}
+
+/// Runs an encoding step, turning a failure into a Varlink error (it would be a bug in the test service).
+func encodingFailure(_ body: () throws -> Void) throws(VarlinkError) {
+    do { try body() } catch { throw VarlinkError("org.example.test.EncodingFailed", parameters: ["reason": .string("\(error)")]) }
 }
 
 struct AddParameters: Codable {
@@ -87,20 +102,24 @@ func makeTestService() -> VarlinkService {
             call.reply(["text": .string(parameters.text), "count": .integer(Int64(parameters.count ?? 1))])
         case "Add":
             let parameters: AddParameters = try call.decodeParameters()
-            call.reply(["sum": ["x": .integer(Int64(parameters.a.x + parameters.b.x)), "y": .integer(Int64(parameters.a.y + parameters.b.y))]])
+            // Replies encoded straight from a Codable struct.
+            try encodingFailure { try call.reply(encoding: AddReply(sum: Point(x: parameters.a.x + parameters.b.x, y: parameters.a.y + parameters.b.y))) }
         case "Count":
             guard let count = call.parameters["count"]?.integerValue, count >= 0 else { throw .invalidParameter("count") }
             let stream = try call.stream()
             if count == 0 { stream.finish(); return }
             for value in 1..<count { stream.send(["value": .integer(value)]) }
-            stream.finish(["value": .integer(count)])
+            try encodingFailure { try stream.finish(encoding: CountReply(value: Int(count))) }
         case "Flood":
             guard let size = call.parameters["size"]?.integerValue, size >= 0, size < 1 << 20 else { throw .invalidParameter("size") }
             let stream = try call.stream()
+            stream.onClose = { stats.streamsCut += 1 }
             flood(stream, padding: String(repeating: "x", count: Int(size)), next: 1, stats: stats)
         case "Tick":
             guard let milliseconds = call.parameters["milliseconds"]?.integerValue, milliseconds > 0 else { throw .invalidParameter("milliseconds") }
-            tick(try call.stream(), every: .milliseconds(milliseconds), next: 1)
+            let stream = try call.stream()
+            stream.onClose = { stats.streamsCut += 1 }
+            tick(stream, every: .milliseconds(milliseconds), next: 1)
         case "Note":
             guard let text = call.parameters["text"]?.stringValue else { throw .invalidParameter("text") }
             stats.notes.append(text)
@@ -126,6 +145,7 @@ func makeTestService() -> VarlinkService {
                 "maxQueued": .integer(Int64(stats.maxQueued)), "deferred": .integer(Int64(stats.deferred)),
                 "caughtUp": .integer(Int64(stats.caughtUp)), "closedConnections": .integer(Int64(stats.closedConnections)),
                 "openConnections": .integer(Int64(service.connections.count)),
+                "streamsCut": .integer(Int64(stats.streamsCut)),
             ])
         default:
             throw .methodNotImplemented(call.call.method)

@@ -52,6 +52,24 @@ struct VarlinkMessageTests {
         framer.append(ByteBuffer(bytes: Array("12345678".utf8)))
         #expect(throws: VarlinkProtocolError.messageTooLarge(limit: 8)) { try framer.next() }
     }
+
+    @Test("the framer reassembles thousands of messages fed in odd-sized pieces")
+    func framerPieces() throws {
+        var stream: [UInt8] = []
+        for index in 0..<5000 { stream += Array("message \(index)".utf8) + [0] }
+        var framer = MessageFramer(maxMessageSize: 64)
+        var received: [String] = []
+        var offset = 0
+        while offset < stream.count {
+            let end = min(offset + 7, stream.count)
+            framer.append(ByteBuffer(bytes: stream[offset..<end]))
+            offset = end
+            while let message = try framer.next() { received.append(String(buffer: message)) }
+        }
+        #expect(received.count == 5000)
+        #expect(received.last == "message 4999")
+        #expect(framer.pendingBytes == 0)
+    }
 }
 
 import NIOCore
