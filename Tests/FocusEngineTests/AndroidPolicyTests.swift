@@ -25,11 +25,12 @@ struct AndroidCaseFile: Decodable {
     var cases: [AndroidCase]
 }
 
-/// A node of a transcribed layout: every one is focusable.
+/// A node of a transcribed layout: focusable unless `focusable` is false (a deactivated Compose box).
 struct AndroidNode: Decodable, Sendable {
     var id: String
     /// x, y, width, height.
     var frame: [Double]
+    var focusable: Bool?
     var children: [AndroidNode]?
 }
 
@@ -80,7 +81,7 @@ struct AndroidCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     func node(_ node: AndroidNode) -> Node {
-        Node(id: node.id, frame: rect(node.frame), focusable: true, children: node.children?.map(self.node))
+        Node(id: node.id, frame: rect(node.frame), focusable: node.focusable ?? true, children: node.children?.map(self.node))
     }
 
     /// The scene: a root (with `rootFrame`, else the bounds of the layout) holding the nodes.
@@ -151,7 +152,9 @@ struct AndroidPolicyTests {
     func theDataLoads() throws {
         let files = try AndroidCases.files()
         #expect(files.keys.contains("aosp-FocusFinderTest.json"))
-        #expect(files.keys.contains("compose-TwoDimensionalFocusTraversalTwoItemsTest.json"))
+        for name in ["TwoItems", "ThreeItems", "", "InitialFocus"] {
+            #expect(files.keys.contains("compose-TwoDimensionalFocusTraversal\(name)Test.json"))
+        }
         for (name, file) in files {
             #expect(file.source.license == "Apache-2.0", "\(name)")
             #expect(!file.source.path.isEmpty && file.source.commit.count == 40, "\(name)")
