@@ -47,70 +47,225 @@ public enum SearchStrategy: Hashable, Sendable {
 }
 
 /// One scene with its focus state (both tracks), bindings, remembered section focus and revision.
+///
+/// Decisions where focus.md is silent (a demanding tvOS developer's expectations):
+/// - Events of one call come in this order: `scene` (replace/update only), `focus` (main track, then
+///   accessibility), `bindings` (main, then accessibility), `values`. `blocked`, `activate`, `edit`
+///   and `command` come alone and carry the current revision; every other call that changes
+///   anything bumps the revision once and stamps all its events with the new one.
+/// - A call that changes nothing (focusing the focused node, a no-op binding write, a reset that
+///   lands where focus already is) emits nothing and keeps the revision.
+/// - The revision of a new session is 1.
+/// - The accessibility track has no default focus; when its node stops being a candidate it is
+///   dismissed (no re-evaluation), and `next` overrides apply to it as to the main track.
+/// - A blocked move sent as a command emits `blocked` only (no `command` event), not consumed.
+/// - `crown` without detents does nothing; N detents move up to N steps, stopping at the end of the
+///   innermost section (or modal node) holding focus unless the profile wraps; one `focus` event
+///   from the start to the end node, cause `crown`.
 public struct SceneSession: Sendable {
+    var store: SceneStore
+    var focusedId: String?
+    var a11yId: String?
+    /// Section id → last focused descendant id (remembersLastFocus).
+    var remembered: [String: String] = [:]
+    var currentRevision = 1
+
     /// Validates `scene` and evaluates default focus at the root (focus.md §4).
     /// Throws `.invalidScene` / `.tooManyNodes`; nothing is created on error.
     public init(scene: Scene, limits: Limits = Limits()) throws(FocusError) {
-        fatalError("FocusEngine: not yet implemented")
+        store = try SceneStore(scene: scene, limits: limits)
+        if let t = store.defaultTarget(at: store.root) {
+            focusedId = store.slots[t].id
+            remember(t)
+        }
     }
 
     /// Which search directional moves use; `.spatialIndex` unless a test or benchmark says otherwise.
-    public var searchStrategy: SearchStrategy {
-        get { fatalError("FocusEngine: not yet implemented") }
-        set { fatalError("FocusEngine: not yet implemented") }
-    }
+    public var searchStrategy: SearchStrategy = .spatialIndex
 
     /// The scene's name.
-    public var name: String { fatalError("FocusEngine: not yet implemented") }
+    public var name: String { store.name }
 
-    /// The scene as last installed (after updates), for clients that draw it.
-    public var scene: Scene { fatalError("FocusEngine: not yet implemented") }
+    /// The scene as last installed (after updates), for clients that draw it (rebuilt on each call).
+    public var scene: Scene { store.sceneValue }
 
     /// The current revision (bumped once by every call that changes the state).
-    public var revision: Int { fatalError("FocusEngine: not yet implemented") }
+    public var revision: Int { currentRevision }
 
     /// The state as `FocusState`; `active` is the service's to say.
-    public func state(active: Bool) -> FocusState { fatalError("FocusEngine: not yet implemented") }
+    public func state(active: Bool) -> FocusState {
+        let f = slot(.main), a = slot(.accessibility)
+        return FocusState(
+            scene: store.name, active: active, focused: focusedId,
+            path: f.map { store.path($0).map { store.slots[$0].id } } ?? [],
+            bindings: orderedReads(.main, focus: f),
+            focusedValues: focusedValues(f), sceneValues: sceneValues(),
+            focusEffectEnabled: effectEnabled(f),
+            accessibilityFocused: a11yId, accessibilityBindings: orderedReads(.accessibility, focus: a),
+            revision: currentRevision)
+    }
 
     /// The `role` of the node holding main focus, if any (typing keys are unmapped for search/text).
-    public var focusedRole: String? { fatalError("FocusEngine: not yet implemented") }
+    public var focusedRole: String? { slot(.main).flatMap { store.node($0).role } }
 
     /// True when the node holding main focus has the `edit` interaction (the crown edits it).
-    public var focusedIsEditable: Bool { fatalError("FocusEngine: not yet implemented") }
+    public var focusedIsEditable: Bool {
+        slot(.main).map { store.node($0).interactions?.contains(.edit) ?? false } ?? false
+    }
+
+    /// The id of the node holding focus on `track` (nil when dismissed).
+    public func focused(on track: Track = .main) -> String? { track == .main ? focusedId : a11yId }
 
     /// `SetScene` on an existing scene: replace the tree; focus is kept when its node survives as a
     /// candidate, else re-evaluated as for a removed node. On error nothing changes.
     public mutating func replace(with scene: Scene) throws(FocusError) -> Outcome {
-        fatalError("FocusEngine: not yet implemented")
+        let newStore = try SceneStore(scene: scene, limits: store.limits)
+        let before = snapshot()
+        store = newStore
+        return afterStructuralChange(before)
     }
 
     /// `UpdateScene`: upsert subtrees, then remove ids. On error nothing changes.
+    ///
+    /// A patch whose node id exists replaces that node (and its subtree); without `index` it keeps
+    /// its place when `parent` is its current parent, else it goes last. Unknown parents and removed
+    /// ids are `.noSuchNode`; the root can only be replaced by `replace(with:)`.
     public mutating func update(upsert: [NodePatch], remove: [String]) throws(FocusError) -> Outcome {
-        fatalError("FocusEngine: not yet implemented")
+        var copy = store
+        var check: [String] = []
+        for p in upsert {
+            guard let parent = copy.idToSlot[p.parent] else { throw .noSuchNode(id: p.parent) }
+            var position = p.index
+            if let existing = copy.idToSlot[p.node.id] {
+                if existing == copy.root {
+                    throw .invalidScene(reason: "the root cannot be replaced by an update; set the scene instead", node: p.node.id)
+                }
+                if copy.isInside(parent, existing) {
+                    throw .invalidScene(reason: "parent '\(p.parent)' lies inside the node it would receive", node: p.node.id)
+                }
+                if position == nil, copy.slots[existing].parent == parent { position = copy.slots[existing].indexInParent }
+                check += copy.removeSubtree(existing)
+            }
+            try copy.insertSubtree(p.node, parent: parent, at: position ?? copy.slots[parent].children.count)
+            var stack = [p.node]
+            while let n = stack.popLast() {
+                check += (n.next ?? [:]).values.filter { !$0.isEmpty }
+                stack += n.children ?? []
+            }
+        }
+        for id in remove {
+            guard let s = copy.idToSlot[id] else { throw .noSuchNode(id: id) }
+            if s == copy.root { throw .invalidScene(reason: "the root cannot be removed", node: id) }
+            check += copy.removeSubtree(s)
+        }
+        for id in check where (copy.nextRefs[id] ?? 0) > 0 && copy.idToSlot[id] == nil {
+            throw .invalidScene(reason: "next target '\(id)' does not exist", node: copy.referrer(of: id))
+        }
+        var names = Set<String>()
+        for p in upsert {
+            var stack = [p.node]
+            while let n = stack.popLast() { names.formUnion((n.bindings ?? []).map(\.name)); stack += n.children ?? [] }
+        }
+        let before = snapshot()
+        store = copy
+        return afterStructuralChange(before, warnFor: names)
     }
 
     /// `Move`. A directional move on the accessibility track throws `.invalidParameter("direction")`.
     public mutating func move(
         _ direction: Direction, wrap: Bool? = nil, track: Track = .main, device: String? = nil
     ) throws(FocusError) -> Outcome {
-        fatalError("FocusEngine: not yet implemented")
+        if !direction.isDirectional {
+            return sequentialMove(forward: direction == .next, wrap: wrap, track: track, crown: false,
+                                  steps: 1, cause: Cause(kind: .sequential, direction: direction, device: device))
+        }
+        if track == .accessibility { throw .invalidParameter(parameter: "direction") }
+        let cause = Cause(kind: .directional, direction: direction, device: device)
+        let f = slot(.main)
+        if f == nil && store.policy == .tvos {
+            guard let t = store.defaultTarget(at: store.root) else { return blocked(cause) }
+            return changeFocus(to: t, track: .main, cause: Cause(kind: .defaultFocus, direction: direction, device: device))
+        }
+        let source: Rect
+        if let f, let r = store.frame(f) {
+            source = r
+        } else {
+            let r = store.frame(store.root) ?? store.slots[store.root].candUnion ?? Rect(x: 0, y: 0, width: 0, height: 0)
+            source = direction == .right || direction == .down
+                ? Rect(x: r.minX, y: r.minY, width: 0, height: 0) : Rect(x: r.maxX, y: r.maxY, width: 0, height: 0)
+        }
+        let result = store.directionalMove(MoveInput(
+            focused: f, source: source, direction: direction, strategy: searchStrategy, remembered: remembered))
+        switch result {
+        case .focus(let t) where t != f: return changeFocus(to: t, track: .main, cause: cause)
+        default: return blocked(cause)
+        }
     }
 
     /// `Focus`: programmatic focus; nil dismisses. `.noSuchNode` / `.notFocusable`.
     public mutating func focus(_ id: String?, track: Track = .main) throws(FocusError) -> Outcome {
-        fatalError("FocusEngine: not yet implemented")
+        let cause = Cause(kind: .programmatic)
+        guard let id else { return changeFocus(to: nil, track: track, cause: cause) }
+        guard let s = store.idToSlot[id] else { throw .noSuchNode(id: id) }
+        guard store.isCandidate(s) else { throw .notFocusable(id: id) }
+        return changeFocus(to: s, track: track, cause: cause)
     }
 
     /// `SetBinding` (focus.md §5): Bool bindings take `isTrue`, value bindings take `value`.
+    ///
+    /// Setting a Bool binding true while it already reads true (focus inside its node) is a no-op;
+    /// a Bool binding whose node is not a candidate focuses the default target evaluated at the node
+    /// (`.notFocusable` when there is none); a value bound to a node that is not a candidate is
+    /// `.notFocusable`.
     public mutating func setBinding(
         name: String, isTrue: Bool?, value: String?, track: Track = .main
     ) throws(FocusError) -> Outcome {
-        fatalError("FocusEngine: not yet implemented")
+        let reg = track == .main ? store.bindings : store.a11yBindings
+        guard let holders = reg.nodes[name] else { throw .noSuchBinding(name: name, value: value) }
+        let cur = slot(track)
+        let cause = Cause(kind: .binding)
+        if reg.isBool(name) {
+            let ordered = store.sortedInTreeOrder(holders)
+            let inside = cur.map { c in ordered.contains { store.isInside(c, $0) } } ?? false
+            guard isTrue ?? (value != nil) else {
+                return inside ? changeFocus(to: nil, track: track, cause: cause) : Outcome()
+            }
+            var warnings: [String] = []
+            if ordered.count > 1 { warnings.append(ambiguity(name: name, value: nil, ordered)) }
+            if inside { return Outcome(warnings: warnings) }
+            let h = ordered[0]
+            guard let t = store.isCandidate(h) ? h : store.defaultTarget(at: h) else {
+                throw .notFocusable(id: store.slots[h].id)
+            }
+            var out = changeFocus(to: t, track: track, cause: cause)
+            out.warnings = warnings
+            return out
+        }
+        guard let value, isTrue != false else {
+            let holds = cur.map { bindingsOf($0, track).contains { $0.name == name } } ?? false
+            return holds ? changeFocus(to: nil, track: track, cause: cause) : Outcome()
+        }
+        let matches = store.sortedInTreeOrder(holders.filter { s in
+            bindingsOf(s, track).contains { $0.name == name && $0.value == value }
+        })
+        guard let t = matches.first else { throw .noSuchBinding(name: name, value: value) }
+        guard store.isCandidate(t) else { throw .notFocusable(id: store.slots[t].id) }
+        var out = changeFocus(to: t, track: track, cause: cause)
+        if matches.count > 1 { out.warnings.append(ambiguity(name: name, value: value, matches)) }
+        return out
     }
 
     /// `ResetFocus`: re-evaluate default focus in `scope` (nil: the whole scene). `.noSuchScope`.
     public mutating func resetFocus(scope: String?) throws(FocusError) -> Outcome {
-        fatalError("FocusEngine: not yet implemented")
+        var e = store.root
+        if let scope {
+            guard let decl = store.scopes[scope].flatMap({ store.firstInTreeOrder($0) }) else {
+                throw .noSuchScope(scope: scope)
+            }
+            e = decl
+        }
+        guard let t = store.defaultTarget(at: e) else { return Outcome() }
+        return changeFocus(to: t, track: .main, cause: Cause(kind: .reset))
     }
 
     /// `Send` and device commands (focus.md §7). `crown` takes `detents` (signed; positive = next),
@@ -120,12 +275,305 @@ public struct SceneSession: Sendable {
         _ command: String, detents: Int? = nil, fraction: Double? = nil, velocity: Double? = nil,
         wrap: Bool? = nil, device: String? = nil
     ) -> Outcome {
-        fatalError("FocusEngine: not yet implemented")
+        if let d = Direction(rawValue: command) {
+            var out = (try? move(d, wrap: wrap, track: .main, device: device)) ?? Outcome()
+            out.consumed = out.moved
+            return out
+        }
+        let f = slot(.main)
+        switch command {
+        case "select":
+            if let f, store.node(f).interactions?.contains(.activate) ?? true {
+                return Outcome(events: [draft(.activate, to: focusedId, device: device)], consumed: true)
+            }
+        case "crown":
+            if let f, store.node(f).interactions?.contains(.edit) == true {
+                var e = draft(.edit, to: store.slots[f].id, device: device)
+                e.detents = detents ?? 0
+                e.fraction = fraction
+                e.velocity = velocity
+                return Outcome(events: [e], consumed: true)
+            }
+            guard let d = detents, d != 0 else { return Outcome() }
+            var out = sequentialMove(forward: d > 0, wrap: wrap ?? false, track: .main, crown: true,
+                                     steps: d.magnitude, cause: Cause(kind: .crown, direction: d > 0 ? .next : .previous, device: device))
+            out.consumed = out.moved
+            return out
+        case "search":
+            if let t = store.firstInTreeOrder(store.searchNodes.filter { store.isCandidate($0) }) {
+                var out = changeFocus(to: t, track: .main, cause: Cause(kind: .search, device: device))
+                out.consumed = true
+                return out
+            }
+        default:
+            break
+        }
+        var e = draft(.command, device: device)
+        e.command = command
+        return Outcome(events: [e])
     }
 
     /// `Lint` (focus.md §10) without installing the scene. `.tooManyNodes` above
     /// `limits.lintMaxCandidates` candidates; `.invalidScene` as for `init`.
     public static func lint(_ scene: Scene, limits: Limits = Limits()) throws(FocusError) -> [Problem] {
-        fatalError("FocusEngine: not yet implemented")
+        var store = try SceneStore(scene: scene, limits: limits)
+        return try store.lint()
+    }
+}
+
+// MARK: - Focus changes and events
+
+extension SceneSession {
+    /// The slot holding focus on `track`, if it is still a candidate.
+    func slot(_ track: Track) -> Int? {
+        guard let s = store.slot(track == .main ? focusedId : a11yId), store.isCandidate(s) else { return nil }
+        return s
+    }
+
+    func bindingsOf(_ slot: Int, _ track: Track) -> [Binding] {
+        (track == .main ? store.node(slot).bindings : store.node(slot).accessibilityBindings) ?? []
+    }
+
+    /// An event of this scene, stamped later.
+    func draft(_ kind: Event.Kind, from: String? = nil, to: String? = nil, cause: Cause? = nil,
+               track: Track? = nil, device: String? = nil) -> Event {
+        Event(kind: kind, scene: store.name, revision: currentRevision, from: from, to: to, cause: cause,
+              track: track, device: device)
+    }
+
+    func blocked(_ cause: Cause) -> Outcome {
+        Outcome(events: [draft(.blocked, from: focusedId, cause: cause, track: .main)])
+    }
+
+    func ambiguity(name: String, value: String?, _ ordered: [Int]) -> String {
+        let a = store.slots[ordered[0]].id, b = store.slots[ordered[1]].id
+        let what = value.map { "\(name) = '\($0)'" } ?? "the Bool binding '\(name)'"
+        return "ambiguous focus binding: nodes '\(a)' and '\(b)' are both bound to \(what); '\(a)', first in tree order, wins"
+    }
+
+    /// Records `slot` as the last focused descendant of the remembering sections above it.
+    mutating func remember(_ slot: Int) {
+        var a = store.slots[slot].parent
+        while a >= 0 {
+            if store.isSection(a), store.node(a).remembersLastFocus == true { remembered[store.slots[a].id] = store.slots[slot].id }
+            a = store.slots[a].parent
+        }
+    }
+
+    /// The read values of the bindings that depend on focus at `focus` (Bool names on its path,
+    /// value names of the node itself).
+    func pathReads(_ track: Track, focus: Int?) -> [String: BindingState] {
+        guard let f = focus else { return [:] }
+        var out: [String: BindingState] = [:]
+        for a in store.path(f) {
+            for b in bindingsOf(a, track) where b.value == nil { out[b.name] = BindingState(name: b.name, isTrue: true) }
+        }
+        for b in bindingsOf(f, track) where b.value != nil && out[b.name] == nil {
+            out[b.name] = BindingState(name: b.name, value: b.value)
+        }
+        return out
+    }
+
+    func unsetRead(_ name: String, _ track: Track) -> BindingState {
+        let reg = track == .main ? store.bindings : store.a11yBindings
+        return reg.isBool(name) ? BindingState(name: name, isTrue: false) : BindingState(name: name)
+    }
+
+    /// Every binding's read value, keyed by name.
+    func allReads(_ track: Track, focus: Int?) -> [String: BindingState] {
+        let reg = track == .main ? store.bindings : store.a11yBindings
+        var out = pathReads(track, focus: focus)
+        for name in reg.nodes.keys where out[name] == nil { out[name] = unsetRead(name, track) }
+        return out
+    }
+
+    /// Every binding's read value in tree order of first appearance.
+    func orderedReads(_ track: Track, focus: Int?) -> [BindingState] {
+        let reg = track == .main ? store.bindings : store.a11yBindings
+        let reads = pathReads(track, focus: focus)
+        var keyed: [(slot: Int, index: Int, name: String)] = []
+        for (name, set) in reg.nodes {
+            guard let first = store.firstInTreeOrder(set) else { continue }
+            let i = bindingsOf(first, track).firstIndex { $0.name == name } ?? 0
+            keyed.append((first, i, name))
+        }
+        keyed.sort { $0.slot != $1.slot ? store.precedes($0.slot, $1.slot) : $0.index < $1.index }
+        return keyed.map { reads[$0.name] ?? unsetRead($0.name, track) }
+    }
+
+    func focusedValues(_ focus: Int?) -> [String: String] {
+        guard let f = focus else { return [:] }
+        var out: [String: String] = [:]
+        for a in store.path(f) { for (k, v) in store.node(a).values ?? [:] where out[k] == nil { out[k] = v } }
+        return out
+    }
+
+    func sceneValues() -> [String: String] {
+        var out: [String: String] = [:]
+        for s in store.sortedInTreeOrder(store.sceneValueNodes) {
+            for (k, v) in store.node(s).sceneValues ?? [:] where out[k] == nil { out[k] = v }
+        }
+        return out
+    }
+
+    /// The outermost `focusEffectDisabled` on the focused path decides; none: on.
+    func effectEnabled(_ focus: Int?) -> Bool {
+        guard let f = focus else { return true }
+        var enabled = true
+        for a in store.path(f) { if let d = store.node(a).focusEffectDisabled { enabled = !d } }
+        return enabled
+    }
+
+    /// Moves focus on `track` to `target` (nil dismisses) and builds the events; a no-op when it is
+    /// already there.
+    mutating func changeFocus(to target: Int?, track: Track, cause: Cause) -> Outcome {
+        let old = slot(track)
+        let oldId = track == .main ? focusedId : a11yId
+        let newId = target.map { store.slots[$0].id }
+        if old == target && oldId == newId { return Outcome() }
+        let beforeReads = pathReads(track, focus: old)
+        let afterReads = pathReads(track, focus: target)
+        var changed: [BindingState] = []
+        var seen = Set<String>()
+        for (name, _) in beforeReads.merging(afterReads, uniquingKeysWith: { a, _ in a }).sorted(by: { $0.key < $1.key })
+        where seen.insert(name).inserted {
+            let b = beforeReads[name] ?? unsetRead(name, track), a = afterReads[name] ?? unsetRead(name, track)
+            if a != b { changed.append(a) }
+        }
+        var events = [draft(.focus, from: oldId, to: newId, cause: cause, track: track)]
+        if !changed.isEmpty {
+            var e = draft(.bindings, track: track)
+            e.bindings = changed
+            events.append(e)
+        }
+        if track == .main {
+            let fvBefore = focusedValues(old), fvAfter = focusedValues(target)
+            if fvBefore != fvAfter {
+                var e = draft(.values, track: .main)
+                e.values = fvAfter
+                events.append(e)
+            }
+            focusedId = newId
+            if let target { remember(target) }
+        } else {
+            a11yId = newId
+        }
+        return Outcome(events: stamp(events), moved: true)
+    }
+
+    /// Bumps the revision once and stamps `events` with it.
+    mutating func stamp(_ events: [Event]) -> [Event] {
+        currentRevision += 1
+        return events.map { var e = $0; e.revision = currentRevision; return e }
+    }
+
+    /// Sequential moves (§3) and crown steps on `track`.
+    mutating func sequentialMove(forward: Bool, wrap: Bool?, track: Track, crown: Bool, steps: UInt, cause: Cause) -> Outcome {
+        store.ensureSequence()
+        let start = slot(track)
+        var cur = start
+        var moved = false
+        for _ in 0..<steps {
+            guard let t = sequentialTarget(from: cur, forward: forward, wrap: wrap, crown: crown, track: track), t != cur else { break }
+            cur = t
+            moved = true
+            if t == start { break }
+        }
+        guard moved, let cur, cur != start else {
+            return Outcome(events: [draft(.blocked, from: track == .main ? focusedId : a11yId, cause: cause, track: track)])
+        }
+        return changeFocus(to: cur, track: track, cause: cause)
+    }
+
+    /// The next/previous candidate after `from` in sequential order (nil: blocked).
+    func sequentialTarget(from f: Int?, forward: Bool, wrap: Bool?, crown: Bool, track: Track) -> Int? {
+        guard let seq = store.sequence, !seq.order.isEmpty else { return nil }
+        if let f, let t = store.node(f).next?[forward ? "next" : "previous"] {
+            guard !t.isEmpty, let ts = store.idToSlot[t] else { return nil }
+            if let m = store.innermostModal(f), !store.isInside(ts, m) { return nil }
+            if store.isCandidate(ts) { return ts }
+            guard let r = seq.ranges[ts], !r.isEmpty else { return nil }
+            return forward ? seq.order[r.lowerBound] : seq.order[r.upperBound - 1]
+        }
+        var bound = store.root
+        if let f {
+            var a = f
+            while a >= 0 {
+                if crown ? (store.isSection(a) || store.isModal(a)) : store.isModal(a) { bound = a; break }
+                a = store.slots[a].parent
+            }
+        }
+        guard let range = seq.ranges[bound], !range.isEmpty else { return nil }
+        guard let f, seq.position[f] >= 0, range.contains(seq.position[f]) else {
+            return forward ? seq.order[range.lowerBound] : seq.order[range.upperBound - 1]
+        }
+        var p = seq.position[f] + (forward ? 1 : -1)
+        if !range.contains(p) {
+            let wraps = (!crown && store.isModal(bound)) || (wrap ?? (crown ? false : store.sequentialWrap))
+            guard wraps else { return nil }
+            p = forward ? range.lowerBound : range.upperBound - 1
+        }
+        return seq.order[p]
+    }
+
+    /// What the observable state looked like before a structural change.
+    struct Snapshot {
+        var focused: String?
+        var focusedPath: [String]
+        var a11y: String?
+        var reads: [String: BindingState]
+        var a11yReads: [String: BindingState]
+        var values: [String: String]
+    }
+
+    func snapshot() -> Snapshot {
+        let f = slot(.main), a = slot(.accessibility)
+        var path: [String] = []
+        if let s = store.slot(focusedId) { path = store.path(s).map { store.slots[$0].id } }
+        return Snapshot(focused: focusedId, focusedPath: path, a11y: a11yId,
+                        reads: allReads(.main, focus: f), a11yReads: allReads(.accessibility, focus: a),
+                        values: focusedValues(f))
+    }
+
+    /// Keeps or re-evaluates focus after the tree changed and builds the call's events.
+    mutating func afterStructuralChange(_ before: Snapshot, warnFor: Set<String>? = nil) -> Outcome {
+        var events = [draft(.scene)]
+        var warnings: [String] = []
+        // Main focus: kept when its node survives as a candidate.
+        if let id = before.focused, slot(.main) == nil {
+            let t = store.reevaluate(after: Array(before.focusedPath.dropFirst()))
+            focusedId = t.map { store.slots[$0].id }
+            if let t { remember(t) }
+            events.append(draft(.focus, from: id, to: focusedId, cause: Cause(kind: .removed), track: .main))
+        }
+        if let id = before.a11y, slot(.accessibility) == nil {
+            a11yId = nil
+            events.append(draft(.focus, from: id, to: nil, cause: Cause(kind: .removed), track: .accessibility))
+        }
+        for (track, old) in [(Track.main, before.reads), (.accessibility, before.a11yReads)] {
+            let now = allReads(track, focus: slot(track))
+            let changed = now.filter { old[$0.key] != $0.value }.sorted { $0.key < $1.key }.map(\.value)
+            if !changed.isEmpty {
+                var e = draft(.bindings, track: track)
+                e.bindings = changed
+                events.append(e)
+            }
+        }
+        let values = focusedValues(slot(.main))
+        if values != before.values {
+            var e = draft(.values, track: .main)
+            e.values = values
+            events.append(e)
+        }
+        for (name, set) in store.bindings.nodes where set.count > 1 && (warnFor?.contains(name) ?? true) {
+            let ordered = store.sortedInTreeOrder(set)
+            if store.bindings.isBool(name) { warnings.append(ambiguity(name: name, value: nil, ordered)); continue }
+            var byValue: [String: [Int]] = [:]
+            for s in ordered { for b in store.node(s).bindings ?? [] where b.name == name { if byValue[b.value ?? ""]?.last != s { byValue[b.value ?? "", default: []].append(s) } } }
+            for (v, nodes) in byValue.sorted(by: { $0.key < $1.key }) where nodes.count > 1 {
+                warnings.append(ambiguity(name: name, value: v, nodes))
+            }
+        }
+        return Outcome(events: stamp(events), warnings: warnings.sorted(), moved: focusedId != before.focused)
     }
 }

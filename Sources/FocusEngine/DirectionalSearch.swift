@@ -1,0 +1,219 @@
+// Directional moves (focus.md §2): `next` overrides, containment (innermost section holding focus
+// first, then outwards, bounded by a modal node), wrap, the search itself (spatial index or brute
+// force, which must agree), and the entering rules.
+
+/// What a directional search needs from the session beyond the tree.
+struct MoveInput {
+    /// The focused slot, or nil (a search from `source` only, as Android does from a corner).
+    var focused: Int?
+    var source: Rect
+    var direction: Direction
+    var strategy: SearchStrategy
+    /// Section id → its last focused descendant's id (remembersLastFocus).
+    var remembered: [String: String]
+}
+
+/// The result of a directional move.
+enum MoveResult: Equatable {
+    case focus(Int)
+    case blocked
+}
+
+extension SceneStore {
+    /// Runs a directional move (focus.md §2) and says where focus lands.
+    mutating func directionalMove(_ input: MoveInput) -> MoveResult {
+        let f = input.focused
+        let modal = f.flatMap { innermostModal($0) }
+        if let f, let target = node(f).next?[input.direction.rawValue] {
+            return override(target, input: input, modal: modal)
+        }
+        // The containers searched, innermost first.
+        var containers: [Int] = []
+        if let f {
+            var a = f
+            while a >= 0 {
+                if isSection(a) || a == modal || a == root { containers.append(a) }
+                if a == modal { break }
+                a = slots[a].parent
+            }
+        } else {
+            containers = [root]
+        }
+        for c in containers {
+            if let w = search(in: c, from: input.source, input: input) { return enter(w, input: input) }
+            if isSection(c), let axis = node(c).wrap, let box = targetFrame(c) ?? frame(c) {
+                let applies = switch axis {
+                case .both: true
+                case .horizontal: input.direction.isHorizontal
+                case .vertical: !input.direction.isHorizontal
+                }
+                if applies {
+                    var s = input.source
+                    switch input.direction {
+                    case .left: s.x = box.maxX
+                    case .right: s.x = box.minX - s.width
+                    case .up: s.y = box.maxY
+                    default: s.y = box.minY - s.height
+                    }
+                    if let w = search(in: c, from: s, input: input) { return enter(w, input: input) }
+                }
+            }
+        }
+        return .blocked
+    }
+
+    /// The innermost modal node at or above `slot`.
+    func innermostModal(_ slot: Int) -> Int? {
+        var a = slot
+        while a >= 0 { if isModal(a) { return a }; a = slots[a].parent }
+        return nil
+    }
+
+    /// A `next` entry: a candidate gets focus, a section is entered, anything else blocks.
+    private mutating func override(_ target: String, input: MoveInput, modal: Int?) -> MoveResult {
+        guard !target.isEmpty, let t = idToSlot[target] else { return .blocked }
+        if let modal, !isInside(t, modal) { return .blocked }
+        if isCandidate(t) { return .focus(t) }
+        if isSection(t), targetFrame(t) != nil { return enter(t, input: input) }
+        return .blocked
+    }
+
+    /// The winner inside container `c` (excluding `c`, the focused node and sections holding focus).
+    mutating func search(in c: Int, from source: Rect, input: MoveInput) -> Int? {
+        let dir = input.direction
+        let s = CanonRect(source, dir)
+        let horizontal = dir.isHorizontal
+        let beamOnly = policy == .tvos
+        let f = input.focused
+        let accepts: (Int) -> Bool = { [self] slot in
+            if slot == f || slot == c { return false }
+            if c != root && !isInside(slot, c) { return false }
+            if let f, !slots[slot].candidate, isInside(f, slot) { return false }
+            return true
+        }
+        var bestBeam: Scored?
+        var bestOut: Scored?
+        func consider(_ slot: Int, wantBeam: Bool, wantOut: Bool) {
+            guard let r = index.filedFrame(slot) else { return }
+            let m = Measure(s: s, d: CanonRect(r, dir))
+            guard m.inDirection else { return }
+            if m.inBeam {
+                guard wantBeam else { return }
+                if let b = bestBeam, !(m.score < b.measure.score || (m.score == b.measure.score && precedes(slot, b.slot))) { return }
+                guard accepts(slot) else { return }
+                bestBeam = Scored(slot: slot, measure: m)
+            } else {
+                guard wantOut else { return }
+                if let b = bestOut, !(m.score < b.measure.score || (m.score == b.measure.score && precedes(slot, b.slot))) { return }
+                guard accepts(slot) else { return }
+                bestOut = Scored(slot: slot, measure: m)
+            }
+        }
+        switch input.strategy {
+        case .bruteForce:
+            index.forEachFiled { consider($0, wantBeam: true, wantOut: !beamOnly) }
+        case .spatialIndex:
+            index.scan(direction: dir, source: source, beamOnly: true,
+                       bound: { bestBeam?.measure.score ?? .infinity },
+                       visit: { consider($0, wantBeam: true, wantOut: false) })
+            if !beamOnly && !(horizontal && bestBeam != nil) {
+                let cap = bestBeam?.measure.score ?? .infinity
+                index.scan(direction: dir, source: source, beamOnly: false,
+                           bound: { min(cap, bestOut?.measure.score ?? .infinity) },
+                           visit: { consider($0, wantBeam: false, wantOut: true) })
+                if let o = bestOut, o.measure.score > cap { bestOut = nil }
+            }
+        }
+        return Winner.combine(beam: bestBeam, out: bestOut, horizontal: horizontal, precedes: precedes)?.slot
+    }
+
+    /// The entering rules (focus.md §2): the outermost container entered decides.
+    mutating func enter(_ winner: Int, input: MoveInput) -> MoveResult {
+        var outermost: Int?
+        var a = winner
+        while a >= 0 {
+            if let f = input.focused, isInside(f, a) { break }
+            let userDefault = node(a).defaultFocus?.priority == .userInitiated
+            if isSection(a) || userDefault { outermost = a }
+            a = slots[a].parent
+        }
+        if let c = outermost {
+            if isSection(c), node(c).remembersLastFocus == true,
+               let last = input.remembered[slots[c].id], let l = idToSlot[last], isCandidate(l), isInside(l, c) {
+                return .focus(l)
+            }
+            if let df = node(c).defaultFocus, df.priority == .userInitiated, let t = boundCandidate(df, inside: c) {
+                return .focus(t)
+            }
+        }
+        if isCandidate(winner) { return .focus(winner) }
+        // A section's frame won: its best candidate in direction, beam ignored, else its first.
+        let s = CanonRect(input.source, input.direction)
+        var best: Scored?
+        var stack = [winner]
+        while let x = stack.popLast() {
+            stack.append(contentsOf: slots[x].children)
+            guard slots[x].candidate, x != input.focused, let r = frame(x) else { continue }
+            let m = Measure(s: s, d: CanonRect(r, input.direction))
+            guard m.inDirection else { continue }
+            if let b = best, !(m.score < b.measure.score || (m.score == b.measure.score && precedes(x, b.slot))) { continue }
+            best = Scored(slot: x, measure: m)
+        }
+        if let best { return .focus(best.slot) }
+        if let first = firstInSequence(inside: winner, excluding: input.focused) { return .focus(first) }
+        return .blocked
+    }
+
+    /// The candidate inside `region` that `df` names (first in tree order).
+    func boundCandidate(_ df: DefaultFocus, inside region: Int) -> Int? {
+        guard let set = bindings.nodes[df.binding] else { return nil }
+        var best: Int?
+        for s in set where isCandidate(s) && isInside(s, region)
+            && (node(s).bindings ?? []).contains(where: { $0.name == df.binding && $0.value == df.value }) {
+            if best == nil || precedes(s, best!) { best = s }
+        }
+        return best
+    }
+
+    /// The first candidate in sequential order inside `c`.
+    mutating func firstInSequence(inside c: Int, excluding: Int? = nil) -> Int? {
+        ensureSequence()
+        guard let seq = sequence else { return nil }
+        if let r = seq.ranges[c] {
+            for i in r where seq.order[i] != excluding { return seq.order[i] }
+            return nil
+        }
+        for s in seq.order where s != excluding && isInside(s, c) { return s }
+        return nil
+    }
+
+    // MARK: Default focus (focus.md §4)
+
+    /// The default focus target evaluated at `e`.
+    mutating func defaultTarget(at e: Int) -> Int? {
+        // 1. defaultFocus regions in pre-order.
+        for r in sortedInTreeOrder(defaultRegions.filter { isInside($0, e) }) {
+            if let df = node(r).defaultFocus, let t = boundCandidate(df, inside: r) { return t }
+        }
+        // 2. prefersDefaultFocus inside the node declaring the scope.
+        var best: Int?
+        for p in prefersNodes where isCandidate(p) && isInside(p, e) {
+            guard let scopeName = node(p).prefersDefaultFocus, let decls = scopes[scopeName] else { continue }
+            guard decls.contains(where: { isInside($0, e) && isInside(p, $0) }) else { continue }
+            if best == nil || precedes(p, best!) { best = p }
+        }
+        if let best { return best }
+        // 3. The first candidate in sequential order.
+        return firstInSequence(inside: e)
+    }
+
+    /// Where focus goes when `lostPath` (ids of the lost node's ancestors, innermost first) no longer
+    /// leads to a candidate: the nearest surviving ancestor, climbing while it holds no candidate.
+    mutating func reevaluate(after lostPath: [String]) -> Int? {
+        for id in lostPath {
+            guard let a = idToSlot[id], slots[a].candCount > 0, !slots[a].disabled || a == root else { continue }
+            if let t = defaultTarget(at: a) { return t }
+        }
+        return defaultTarget(at: root)
+    }
+}

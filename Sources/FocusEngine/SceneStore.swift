@@ -1,0 +1,389 @@
+// The scene flattened into slots: index-based arrays of nodes with their parent, children, derived
+// flags (effectively disabled, candidate), per-subtree candidate counts and frame unions, the
+// registries the engine looks things up in, and the spatial index of targets. A value type; every
+// change is incremental (O(size of the change × depth)), never a rebuild.
+
+/// A node's own fields (children stripped), shared between copies of the store.
+final class NodeBox: Sendable {
+    let node: Node
+    init(_ node: Node) { self.node = node }
+}
+
+/// One node of the flattened tree.
+struct Slot: Sendable {
+    var id: String
+    var box: NodeBox
+    var parent: Int
+    var children: [Int]
+    var indexInParent: Int
+    var depth: Int
+    var alive: Bool
+    var disabled: Bool
+    var candidate: Bool
+    var candCount: Int
+    var candUnion: Rect?
+}
+
+/// Where the nodes carrying each binding name are (one registry per track).
+struct BindingRegistry: Sendable {
+    var nodes: [String: Set<Int>] = [:]
+    var boolCount: [String: Int] = [:]
+    var valueCount: [String: Int] = [:]
+
+    func isBool(_ name: String) -> Bool { (boolCount[name] ?? 0) > 0 }
+
+    mutating func add(_ bindings: [Binding]?, slot: Int) -> String? {
+        guard let bindings else { return nil }
+        var conflict: String?
+        for b in bindings {
+            nodes[b.name, default: []].insert(slot)
+            if b.value == nil { boolCount[b.name, default: 0] += 1 } else { valueCount[b.name, default: 0] += 1 }
+            if isBool(b.name) && (valueCount[b.name] ?? 0) > 0 { conflict = b.name }
+        }
+        return conflict
+    }
+
+    mutating func remove(_ bindings: [Binding]?, slot: Int) {
+        guard let bindings else { return }
+        for b in bindings {
+            nodes[b.name]?.remove(slot)
+            if nodes[b.name]?.isEmpty == true { nodes[b.name] = nil }
+            if b.value == nil { boolCount[b.name, default: 1] -= 1; if boolCount[b.name] == 0 { boolCount[b.name] = nil } }
+            else { valueCount[b.name, default: 1] -= 1; if valueCount[b.name] == 0 { valueCount[b.name] = nil } }
+        }
+    }
+}
+
+/// Sequential order (focus.md §3), computed lazily and dropped on any change of the tree.
+struct SequenceCache: Sendable {
+    var order: [Int]
+    /// Position of each candidate slot in `order` (-1: none).
+    var position: [Int]
+    /// The range each unit (section, modal node, root) occupies in `order`.
+    var ranges: [Int: Range<Int>]
+}
+
+struct SceneStore: Sendable {
+    var name: String
+    var layoutDirection: LayoutDirection
+    var policy: SearchPolicy
+    var sequentialWrap: Bool
+    var persist: Bool?
+    var limits: Limits
+
+    var slots: [Slot] = []
+    var free: [Int] = []
+    var idToSlot: [String: Int] = [:]
+    var root = 0
+    var nodeCount = 0
+
+    var bindings = BindingRegistry()
+    var a11yBindings = BindingRegistry()
+    var scopes: [String: Set<Int>] = [:]
+    var sceneValueNodes: Set<Int> = []
+    var searchNodes: Set<Int> = []
+    var defaultRegions: Set<Int> = []
+    var prefersNodes: Set<Int> = []
+    /// How many `next` entries point at each id.
+    var nextRefs: [String: Int] = [:]
+    var index: SpatialIndex
+    var sequence: SequenceCache?
+
+    // MARK: Building
+
+    /// Flattens and validates `scene` (focus.md §1).
+    init(scene: Scene, limits: Limits) throws(FocusError) {
+        name = scene.name
+        layoutDirection = scene.layoutDirection ?? .leftToRight
+        policy = scene.policy ?? .tvos
+        sequentialWrap = scene.sequentialWrap ?? true
+        persist = scene.persist
+        self.limits = limits
+        // Index geometry from the candidates' frames.
+        var bounds = scene.root.frame ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        var sumW = 0.0, sumH = 0.0, n = 0
+        var stack: [(Node, Int)] = [(scene.root, 1)]
+        var visited = 0
+        while let (node, depth) = stack.popLast() {
+            visited += 1
+            if visited > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
+            if depth > limits.maxDepth {
+                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: node.id)
+            }
+            try Self.validateOwnFields(node)
+            if let f = node.frame, !f.isEmpty {
+                if n == 0 && bounds.isEmpty { bounds = f } else { bounds = bounds.union(f) }
+                if node.focusable == true { sumW += f.width; sumH += f.height; n += 1 }
+            }
+            for c in node.children ?? [] { stack.append((c, depth + 1)) }
+        }
+        index = SpatialIndex(bounds: bounds, typicalWidth: n > 0 ? sumW / Double(n) : bounds.width,
+                             typicalHeight: n > 0 ? sumH / Double(n) : bounds.height, expected: max(n, 1))
+        slots.reserveCapacity(visited)
+        idToSlot.reserveCapacity(visited)
+        root = try insertSubtree(scene.root, parent: -1, at: 0)
+        for (target, count) in nextRefs where count > 0 && !target.isEmpty && idToSlot[target] == nil {
+            throw .invalidScene(reason: "next target '\(target)' does not exist", node: referrer(of: target))
+        }
+    }
+
+    /// The checks of one node that need nothing but the node.
+    static func validateOwnFields(_ node: Node) throws(FocusError) {
+        if node.id.isEmpty { throw .invalidScene(reason: "a node has an empty id", node: nil) }
+        if let f = node.frame {
+            for (label, v) in [("x", f.x), ("y", f.y), ("width", f.width), ("height", f.height)] {
+                if !v.isFinite { throw .invalidScene(reason: "frame \(label) is not finite", node: node.id) }
+                if v < 0 { throw .invalidScene(reason: "frame \(label) is negative", node: node.id) }
+            }
+        }
+        for key in (node.next ?? [:]).keys.sorted() where Direction(rawValue: key) == nil {
+            throw .invalidScene(reason: "next has key '\(key)', which is not a direction", node: node.id)
+        }
+    }
+
+    /// The first node (by slot) whose `next` names `target`, for error messages.
+    func referrer(of target: String) -> String? {
+        for s in slots where s.alive && (s.box.node.next ?? [:]).values.contains(target) { return s.id }
+        return nil
+    }
+
+    // MARK: Structure
+
+    @inline(__always) func node(_ slot: Int) -> Node { slots[slot].box.node }
+    @inline(__always) func isSection(_ slot: Int) -> Bool { slots[slot].box.node.section == true }
+    @inline(__always) func isModal(_ slot: Int) -> Bool { slots[slot].box.node.modal == true }
+    /// Sections and modal nodes are units of the sequential order.
+    @inline(__always) func isUnit(_ slot: Int) -> Bool { isSection(slot) || isModal(slot) || slot == root }
+    @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
+    @inline(__always) func isCandidate(_ slot: Int) -> Bool { slots[slot].alive && slots[slot].candidate }
+    @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].box.node.frame }
+
+    /// True when `a` is `c` or lies inside it.
+    func isInside(_ a: Int, _ c: Int) -> Bool {
+        var x = a
+        let dc = slots[c].depth
+        while slots[x].depth > dc { x = slots[x].parent }
+        return x == c
+    }
+
+    /// Pre-order (tree order) comparison in O(depth).
+    func precedes(_ a: Int, _ b: Int) -> Bool {
+        if a == b { return false }
+        var x = a, y = b
+        while slots[x].depth > slots[y].depth { x = slots[x].parent; if x == y { return false } }
+        while slots[y].depth > slots[x].depth { y = slots[y].parent; if x == y { return true } }
+        while slots[x].parent != slots[y].parent { x = slots[x].parent; y = slots[y].parent }
+        return slots[x].indexInParent < slots[y].indexInParent
+    }
+
+    /// The first of `set` in tree order.
+    func firstInTreeOrder<S: Sequence>(_ set: S) -> Int? where S.Element == Int {
+        var best: Int?
+        for s in set where best == nil || precedes(s, best!) { best = s }
+        return best
+    }
+
+    func sortedInTreeOrder<S: Sequence>(_ set: S) -> [Int] where S.Element == Int {
+        set.sorted { precedes($0, $1) }
+    }
+
+    /// Ancestors-or-self, innermost first.
+    func path(_ slot: Int) -> [Int] {
+        var out: [Int] = [], x = slot
+        while x >= 0 { out.append(x); x = slots[x].parent }
+        return out
+    }
+
+    // MARK: Changing
+
+    /// Inserts `node` and its subtree under `parent` at child index `at`; returns the new slot.
+    /// Registers everything and updates the ancestors' aggregates and the index.
+    @discardableResult
+    mutating func insertSubtree(_ top: Node, parent: Int, at position: Int) throws(FocusError) -> Int {
+        let parentDepth = parent >= 0 ? slots[parent].depth : 0
+        let parentDisabled = parent >= 0 ? slots[parent].disabled : false
+        var created: [Int] = []
+        // Pre-order creation.
+        var stack: [(Node, Int, Int)] = [(top, parent, position)]  // node, parent slot, child index
+        while let (n, p, pos) = stack.popLast() {
+            let depth = p >= 0 ? slots[p].depth + 1 : 1
+            if depth > limits.maxDepth {
+                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: n.id)
+            }
+            if idToSlot[n.id] != nil { throw .invalidScene(reason: "duplicate id '\(n.id)'", node: n.id) }
+            nodeCount += 1
+            if nodeCount > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
+            try Self.validateOwnFields(n)
+            var own = n
+            own.children = nil
+            let disabled = (p >= 0 ? slots[p].disabled : parentDisabled) || n.disabled == true
+            let candidate = n.focusable == true && !disabled && !(n.frame?.isEmpty ?? true)
+            let s = Slot(id: n.id, box: NodeBox(own), parent: p, children: [], indexInParent: 0,
+                         depth: depth, alive: true, disabled: disabled, candidate: candidate,
+                         candCount: 0, candUnion: nil)
+            let slot: Int
+            if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
+            idToSlot[n.id] = slot
+            if p >= 0 {
+                let k = min(max(pos, 0), slots[p].children.count)
+                slots[p].children.insert(slot, at: k)
+                for i in k..<slots[p].children.count { slots[slots[p].children[i]].indexInParent = i }
+            }
+            created.append(slot)
+            try register(slot)
+            let kids = n.children ?? []
+            for (i, c) in kids.enumerated().reversed() { stack.append((c, slot, i)) }
+        }
+        _ = parentDepth
+        // Aggregates bottom-up within the new subtree.
+        for slot in created.reversed() {
+            var count = slots[slot].candidate ? 1 : 0
+            var union: Rect? = slots[slot].candidate ? frame(slot) : nil
+            for c in slots[slot].children {
+                count += slots[c].candCount
+                if let u = slots[c].candUnion { union = union.map { $0.union(u) } ?? u }
+            }
+            slots[slot].candCount = count
+            slots[slot].candUnion = union
+            refreshTarget(slot)
+        }
+        // Ancestors grow.
+        let added = slots[created[0]].candCount, addedUnion = slots[created[0]].candUnion
+        var a = parent
+        while a >= 0 {
+            slots[a].candCount += added
+            if let u = addedUnion { slots[a].candUnion = slots[a].candUnion.map { $0.union(u) } ?? u }
+            if isSection(a) { refreshTarget(a) }
+            a = slots[a].parent
+        }
+        sequence = nil
+        return created[0]
+    }
+
+    /// Files the node's fields in the registries; throws on a Bool/value binding clash.
+    private mutating func register(_ slot: Int) throws(FocusError) {
+        let n = node(slot)
+        if let name = bindings.add(n.bindings, slot: slot) {
+            throw .invalidScene(reason: "binding '\(name)' is used both as a Bool and as a value binding", node: n.id)
+        }
+        if let name = a11yBindings.add(n.accessibilityBindings, slot: slot) {
+            throw .invalidScene(reason: "accessibility binding '\(name)' is used both as a Bool and as a value binding", node: n.id)
+        }
+        if let s = n.scope { scopes[s, default: []].insert(slot) }
+        if n.sceneValues?.isEmpty == false { sceneValueNodes.insert(slot) }
+        if n.role == "search" { searchNodes.insert(slot) }
+        if n.defaultFocus != nil { defaultRegions.insert(slot) }
+        if n.prefersDefaultFocus != nil { prefersNodes.insert(slot) }
+        for t in (n.next ?? [:]).values where !t.isEmpty { nextRefs[t, default: 0] += 1 }
+    }
+
+    private mutating func unregister(_ slot: Int) {
+        let n = node(slot)
+        bindings.remove(n.bindings, slot: slot)
+        a11yBindings.remove(n.accessibilityBindings, slot: slot)
+        if let s = n.scope { scopes[s]?.remove(slot); if scopes[s]?.isEmpty == true { scopes[s] = nil } }
+        sceneValueNodes.remove(slot)
+        searchNodes.remove(slot)
+        defaultRegions.remove(slot)
+        prefersNodes.remove(slot)
+        for t in (n.next ?? [:]).values where !t.isEmpty {
+            nextRefs[t, default: 1] -= 1
+            if nextRefs[t] == 0 { nextRefs[t] = nil }
+        }
+    }
+
+    /// Removes `top` and its subtree; returns the ids removed.
+    @discardableResult
+    mutating func removeSubtree(_ top: Int) -> [String] {
+        let parent = slots[top].parent
+        let lost = slots[top].candCount, lostUnion = slots[top].candUnion
+        var removed: [String] = []
+        var stack = [top]
+        while let s = stack.popLast() {
+            stack.append(contentsOf: slots[s].children)
+            unregister(s)
+            index.set(s, nil)
+            idToSlot[slots[s].id] = nil
+            removed.append(slots[s].id)
+            slots[s].alive = false
+            slots[s].candidate = false
+            slots[s].children = []
+            slots[s].box = Self.deadBox
+            free.append(s)
+            nodeCount -= 1
+        }
+        if parent >= 0 {
+            let k = slots[top].indexInParent
+            slots[parent].children.remove(at: k)
+            for i in k..<slots[parent].children.count { slots[slots[parent].children[i]].indexInParent = i }
+        }
+        var a = parent
+        var unionMayShrink = lostUnion != nil
+        while a >= 0 {
+            slots[a].candCount -= lost
+            if unionMayShrink, let old = slots[a].candUnion, let u = lostUnion {
+                if u.minX > old.minX && u.minY > old.minY && u.maxX < old.maxX && u.maxY < old.maxY {
+                    unionMayShrink = false
+                } else {
+                    var union: Rect? = slots[a].candidate ? frame(a) : nil
+                    for c in slots[a].children {
+                        if let cu = slots[c].candUnion { union = union.map { $0.union(cu) } ?? cu }
+                    }
+                    slots[a].candUnion = union
+                }
+            }
+            if isSection(a) { refreshTarget(a) }
+            a = slots[a].parent
+        }
+        sequence = nil
+        return removed
+    }
+
+    static let deadBox = NodeBox(Node(id: ""))
+
+    /// The frame a slot competes with in directional search, or nil when it is no target: a
+    /// candidate's frame; a section's own frame, or the union of its candidates' frames when it has
+    /// none, when it is not disabled and holds a candidate.
+    func targetFrame(_ slot: Int) -> Rect? {
+        let s = slots[slot]
+        guard s.alive, !s.disabled else { return nil }
+        if s.candidate { return frame(slot) }
+        guard isSection(slot), s.candCount > 0 else { return nil }
+        if let f = frame(slot), !f.isEmpty { return f }
+        guard let u = s.candUnion, !u.isEmpty else { return nil }
+        return u
+    }
+
+    mutating func refreshTarget(_ slot: Int) {
+        index.set(slot, targetFrame(slot))
+    }
+
+    // MARK: Rebuilding the tree
+
+    /// The tree as a `Node`, rebuilt from the slots.
+    func buildNode(_ slot: Int) -> Node {
+        var n = node(slot)
+        let kids = slots[slot].children
+        n.children = kids.isEmpty ? (n.children == nil ? nil : []) : kids.map { buildNode($0) }
+        return n
+    }
+
+    var sceneValue: Scene {
+        Scene(name: name, root: buildNode(root), layoutDirection: layoutDirection == .leftToRight ? nil : layoutDirection,
+              policy: policy == .tvos ? nil : policy, sequentialWrap: sequentialWrap ? nil : false, persist: persist)
+    }
+}
+
+extension Rect {
+    /// The smallest rectangle holding both.
+    func union(_ o: Rect) -> Rect {
+        let x0 = min(minX, o.minX), y0 = min(minY, o.minY)
+        return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+    }
+
+    /// The area both cover (0 when disjoint).
+    func intersectionArea(_ o: Rect) -> Double {
+        let w = min(maxX, o.maxX) - max(minX, o.minX), h = min(maxY, o.maxY) - max(minY, o.minY)
+        return w > 0 && h > 0 ? w * h : 0
+    }
+}

@@ -1,0 +1,176 @@
+// The spatial index of directional search: a stack of uniform grids of doubling cell size. Each
+// target (candidate or competing section) is filed once, by the centre of its frame, in the finest
+// level whose cells are at least as large as the frame, so a cell bounds where the frames filed in
+// it can reach (cell range ± the level's largest half extent). A search walks cells outwards from
+// the source and stops when a cell's lower bound on the score exceeds the best score found, which
+// makes it exact: it returns what scoring every target would (focus.md §2).
+
+/// One grid level: cells of `cellW × cellH` from `originX, originY`; edge cells reach to infinity.
+struct GridLevel: Sendable {
+    var originX: Double
+    var originY: Double
+    var cellW: Double
+    var cellH: Double
+    var cols: Int
+    var rows: Int
+    var cells: [[Int32]]
+    /// The largest half width / half height of any frame filed here (only grows).
+    var maxHalfW: Double = 0
+    var maxHalfH: Double = 0
+
+    @inline(__always)
+    static func cellOf(_ v: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
+        let f = ((v - origin) / size).rounded(.down)
+        if !(f > 0) { return 0 }
+        if f >= Double(count - 1) { return count - 1 }
+        return Int(f)
+    }
+
+    @inline(__always) func col(_ x: Double) -> Int { Self.cellOf(x, originX, cellW, cols) }
+    @inline(__always) func row(_ y: Double) -> Int { Self.cellOf(y, originY, cellH, rows) }
+
+    @inline(__always) func colLo(_ i: Int) -> Double { i == 0 ? -.infinity : originX + Double(i) * cellW }
+    @inline(__always) func colHi(_ i: Int) -> Double { i == cols - 1 ? .infinity : originX + Double(i + 1) * cellW }
+    @inline(__always) func rowLo(_ j: Int) -> Double { j == 0 ? -.infinity : originY + Double(j) * cellH }
+    @inline(__always) func rowHi(_ j: Int) -> Double { j == rows - 1 ? .infinity : originY + Double(j + 1) * cellH }
+}
+
+/// Targets filed by slot, with an exact best-first search and a brute-force enumeration.
+struct SpatialIndex: Sendable {
+    private(set) var levels: [GridLevel] = []
+    /// Per slot: level (-1: not filed), cell, and the frame it was filed with.
+    private(set) var level: [Int32] = []
+    private var cell: [Int32] = []
+    private(set) var frame: [Rect] = []
+    private(set) var count = 0
+
+    /// Lays out the levels for targets of typical size `typical` over `bounds`, for about `n` targets.
+    init(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected n: Int) {
+        let w = max(bounds.width, 1), h = max(bounds.height, 1)
+        var cw = max(typicalWidth, w / 4096, 1e-3), ch = max(typicalHeight, h / 4096, 1e-3)
+        // Keep the finest level at most ~4 cells per target.
+        let budget = Double(max(16, 4 * n))
+        while (w / cw).rounded(.up) * (h / ch).rounded(.up) > budget { cw *= 2; ch *= 2 }
+        while true {
+            let cols = max(1, Int((w / cw).rounded(.up))), rows = max(1, Int((h / ch).rounded(.up)))
+            levels.append(GridLevel(originX: bounds.x, originY: bounds.y, cellW: cw, cellH: ch,
+                                    cols: cols, rows: rows, cells: Array(repeating: [], count: cols * rows)))
+            if cols == 1 && rows == 1 { break }
+            cw *= 2; ch *= 2
+        }
+    }
+
+    /// Whether `slot` is filed, and with which frame.
+    func filedFrame(_ slot: Int) -> Rect? {
+        slot < level.count && level[slot] >= 0 ? frame[slot] : nil
+    }
+
+    /// Files `slot` with `rect`, or unfiles it when `rect` is nil; a no-op when nothing changes.
+    mutating func set(_ slot: Int, _ rect: Rect?) {
+        if slot >= level.count {
+            let extra = max(slot + 1, level.count * 2) - level.count
+            level.append(contentsOf: repeatElement(-1, count: extra))
+            cell.append(contentsOf: repeatElement(-1, count: extra))
+            frame.append(contentsOf: repeatElement(Rect(x: 0, y: 0, width: 0, height: 0), count: extra))
+        }
+        if level[slot] >= 0 {
+            if let rect, rect == frame[slot] { return }
+            let l = Int(level[slot]), c = Int(cell[slot])
+            if let k = levels[l].cells[c].firstIndex(of: Int32(slot)) { levels[l].cells[c].swapAt(k, levels[l].cells[c].count - 1); levels[l].cells[c].removeLast() }
+            level[slot] = -1
+            count -= 1
+        }
+        guard let rect else { return }
+        var l = 0
+        while l < levels.count - 1 && (rect.width > levels[l].cellW || rect.height > levels[l].cellH) { l += 1 }
+        let c = levels[l].row(rect.midY) * levels[l].cols + levels[l].col(rect.midX)
+        levels[l].cells[c].append(Int32(slot))
+        levels[l].maxHalfW = max(levels[l].maxHalfW, rect.width / 2)
+        levels[l].maxHalfH = max(levels[l].maxHalfH, rect.height / 2)
+        level[slot] = Int32(l)
+        cell[slot] = Int32(c)
+        frame[slot] = rect
+        count += 1
+    }
+
+    /// Every filed slot (the brute-force scan), in slot order.
+    func forEachFiled(_ body: (Int) -> Void) {
+        for s in 0..<level.count where level[s] >= 0 { body(s) }
+    }
+
+    /// Visits, for a move from `source` in `direction`, every filed slot whose score could be at most
+    /// `bound()` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
+    /// frame in the source's beam.
+    func scan(
+        direction: Direction, source s: Rect, beamOnly: Bool,
+        bound: () -> Double, visit: (Int) -> Void
+    ) {
+        let horizontal = direction.isHorizontal
+        let decreasing = direction == .left || direction == .up
+        let sNear: Double = switch direction {
+        case .left: s.minX
+        case .right: s.maxX
+        case .up: s.minY
+        default: s.maxY
+        }
+        let crossLo = horizontal ? s.minY : s.minX
+        let crossHi = horizontal ? s.maxY : s.maxX
+        let crossCentre = crossLo + (crossHi - crossLo) / 2
+        for g in levels where !g.cells.isEmpty {
+            let a = horizontal ? g.maxHalfW : g.maxHalfH      // reach along the move
+            let hc = horizontal ? g.maxHalfH : g.maxHalfW     // reach across it
+            let majorCount = horizontal ? g.cols : g.rows
+            let crossCount = horizontal ? g.rows : g.cols
+            func majorOf(_ v: Double) -> Int { horizontal ? g.col(v) : g.row(v) }
+            func crossOf(_ v: Double) -> Int { horizontal ? g.row(v) : g.col(v) }
+            func majorLo(_ i: Int) -> Double { horizontal ? g.colLo(i) : g.rowLo(i) }
+            func majorHi(_ i: Int) -> Double { horizontal ? g.colHi(i) : g.rowHi(i) }
+            func crossLoOf(_ j: Int) -> Double { horizontal ? g.rowLo(j) : g.colLo(j) }
+            func crossHiOf(_ j: Int) -> Double { horizontal ? g.rowHi(j) : g.colHi(j) }
+            let slack = 1e-9 * (abs(sNear) + abs(crossCentre) + a + hc + g.cellW + g.cellH + 1)
+            var jMin = 0, jMax = crossCount - 1
+            if beamOnly {
+                jMin = crossOf(crossLo - hc - slack)
+                jMax = crossOf(crossHi + hc + slack)
+            }
+            let j0 = min(max(crossOf(crossCentre), jMin), jMax)
+            var i = decreasing ? majorOf(sNear + a + slack) : majorOf(sNear - a - slack)
+            while i >= 0 && i < majorCount {
+                let gap = decreasing ? sNear - majorHi(i) - a : majorLo(i) - a - sNear
+                let major = max(0, gap - slack)
+                let mLB = 13 * major * major
+                if mLB > bound() { break }
+                func crossLB(_ j: Int) -> Double {
+                    let lo = crossLoOf(j), hi = crossHiOf(j)
+                    let d = crossCentre < lo ? lo - crossCentre : (crossCentre > hi ? crossCentre - hi : 0)
+                    let m = max(0, d - slack)
+                    return m * m
+                }
+                var j = j0
+                while j >= jMin {
+                    if mLB + crossLB(j) > bound() { break }
+                    let c = horizontal ? j * g.cols + i : i * g.cols + j
+                    for slot in g.cells[c] { visit(Int(slot)) }
+                    j -= 1
+                }
+                j = j0 + 1
+                while j <= jMax {
+                    if mLB + crossLB(j) > bound() { break }
+                    let c = horizontal ? j * g.cols + i : i * g.cols + j
+                    for slot in g.cells[c] { visit(Int(slot)) }
+                    j += 1
+                }
+                i += decreasing ? -1 : 1
+            }
+        }
+    }
+
+    /// Visits every filed slot whose frame may intersect `rect` (a superset).
+    func query(intersecting r: Rect, visit: (Int) -> Void) {
+        for g in levels {
+            let c0 = g.col(r.minX - g.maxHalfW), c1 = g.col(r.maxX + g.maxHalfW)
+            let r0 = g.row(r.minY - g.maxHalfH), r1 = g.row(r.maxY + g.maxHalfH)
+            for j in r0...r1 { for i in c0...c1 { for slot in g.cells[j * g.cols + i] { visit(Int(slot)) } } }
+        }
+    }
+}
