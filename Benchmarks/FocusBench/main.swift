@@ -217,6 +217,35 @@ if let small = perMove[1_000]?[.spatialIndex], let large = perMove[100_000]?[.sp
 }
 for line in disagreements { print("WARNING: strategies disagree on the same walk: \(line)") }
 
+// Where the time goes: back-and-forth moves along one axis from the middle tile (inside a shelf for
+// left/right, across shelves for up/down), with the spatial index.
+do {
+    print("")
+    print("diagnostic: spatial index µs/move, alternating a direction and its opposite from the middle tile")
+    print(pad("nodes", 9) + pad("left/right", 12, right: true) + pad("up/down", 12, right: true))
+    for size in sizes {
+        let (scene, start, _) = tvScene(nodes: size)
+        var session = try SceneSession(scene: scene)
+        var cells: [String] = []
+        for pair in [[Direction.left, .right], [.up, .down]] {
+            _ = try session.focus(start)
+            let moves = quick ? 200 : 1_000
+            var samples: [Double] = []
+            for _ in 0..<runs {
+                let clock = ContinuousClock()
+                let elapsed = try clock.measure {
+                    for step in 0..<moves { _ = try session.move(pair[step % 2]) }
+                }
+                samples.append(seconds(elapsed) / Double(moves))
+            }
+            cells.append(format(median(samples) * 1e6, decimals: 2))
+        }
+        print(pad(grouped(size), 9) + pad(cells[0], 12, right: true) + pad(cells[1], 12, right: true))
+    }
+} catch {
+    print("FocusBench: the diagnostic failed: \(error)")
+}
+
 // UpdateScene with one upsert on a 10,000-node scene, against installing the scene whole.
 do {
     let clock = ContinuousClock()
