@@ -22,6 +22,9 @@ struct Slot: Sendable {
     var candidate: Bool
     var candCount: Int
     var candUnion: Rect?
+    /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
+    /// may be larger than needed after removals, which only costs search time.
+    var reach: Rect?
 }
 
 /// Where the nodes carrying each binding name are (one registry per track).
@@ -220,7 +223,7 @@ struct SceneStore: Sendable {
             let candidate = n.focusable == true && !disabled && !(n.frame?.isEmpty ?? true)
             let s = Slot(id: n.id, box: NodeBox(own), parent: p, children: [], indexInParent: 0,
                          depth: depth, alive: true, disabled: disabled, candidate: candidate,
-                         candCount: 0, candUnion: nil)
+                         candCount: 0, candUnion: nil, reach: nil)
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
@@ -245,19 +248,57 @@ struct SceneStore: Sendable {
             }
             slots[slot].candCount = count
             slots[slot].candUnion = union
+            var reach = union
+            if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
+            for c in slots[slot].children { if let r = slots[c].reach { reach = reach.map { $0.union(r) } ?? r } }
+            slots[slot].reach = reach
             refreshTarget(slot)
         }
         // Ancestors grow.
         let added = slots[created[0]].candCount, addedUnion = slots[created[0]].candUnion
+        let addedReach = slots[created[0]].reach
         var a = parent
         while a >= 0 {
             slots[a].candCount += added
             if let u = addedUnion { slots[a].candUnion = slots[a].candUnion.map { $0.union(u) } ?? u }
+            if let u = addedReach { slots[a].reach = slots[a].reach.map { $0.union(u) } ?? u }
             if isSection(a) { refreshTarget(a) }
             a = slots[a].parent
         }
         sequence = nil
         return created[0]
+    }
+
+    /// Checks, without changing anything, that `top` and its subtree can go under `parent`: ids,
+    /// fields, depth, node count and binding kinds (so that `insertSubtree` cannot fail after it).
+    func validateInsert(_ top: Node, parent: Int) throws(FocusError) {
+        var seen = Set<String>()
+        var local = (BindingRegistry(), BindingRegistry())
+        var count = nodeCount
+        var stack: [(Node, Int)] = [(top, slots[parent].depth + 1)]
+        while let (n, depth) = stack.popLast() {
+            if depth > limits.maxDepth {
+                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: n.id)
+            }
+            try Self.validateOwnFields(n)
+            if idToSlot[n.id] != nil || !seen.insert(n.id).inserted {
+                throw .invalidScene(reason: "duplicate id '\(n.id)'", node: n.id)
+            }
+            count += 1
+            if count > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
+            for (reg, list, label) in [(bindings, n.bindings, "binding"), (a11yBindings, n.accessibilityBindings, "accessibility binding")] {
+                for b in list ?? [] {
+                    if label == "binding" { _ = local.0.add([b], slot: 0) } else { _ = local.1.add([b], slot: 0) }
+                    let l = label == "binding" ? local.0 : local.1
+                    let bools = (reg.boolCount[b.name] ?? 0) + (l.boolCount[b.name] ?? 0)
+                    let values = (reg.valueCount[b.name] ?? 0) + (l.valueCount[b.name] ?? 0)
+                    if bools > 0 && values > 0 {
+                        throw .invalidScene(reason: "\(label) '\(b.name)' is used both as a Bool and as a value binding", node: n.id)
+                    }
+                }
+            }
+            for c in n.children ?? [] { stack.append((c, depth + 1)) }
+        }
     }
 
     /// Files the node's fields in the registries; throws on a Bool/value binding clash.
