@@ -25,6 +25,8 @@ struct Slot: Sendable {
     /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
     /// may be larger than needed after removals, which only costs search time.
     var reach: Rect?
+    /// The node was given with a `children` array (kept so `scene` round-trips `[]`).
+    var hadChildren: Bool
 }
 
 /// Where the nodes carrying each binding name are (one registry per track).
@@ -72,6 +74,8 @@ struct SceneStore: Sendable {
     var policy: SearchPolicy
     var sequentialWrap: Bool
     var persist: Bool?
+    /// The scene-level fields exactly as given (for `sceneValue`).
+    var given: (layoutDirection: LayoutDirection?, policy: SearchPolicy?, sequentialWrap: Bool?)
     var limits: Limits
 
     var slots: [Slot] = []
@@ -101,6 +105,7 @@ struct SceneStore: Sendable {
         policy = scene.policy ?? .tvos
         sequentialWrap = scene.sequentialWrap ?? true
         persist = scene.persist
+        given = (scene.layoutDirection, scene.policy, scene.sequentialWrap)
         self.limits = limits
         // Index geometry from the candidates' frames.
         var bounds = scene.root.frame ?? Rect(x: 0, y: 0, width: 0, height: 0)
@@ -223,7 +228,7 @@ struct SceneStore: Sendable {
             let candidate = n.focusable == true && !disabled && !(n.frame?.isEmpty ?? true)
             let s = Slot(id: n.id, box: NodeBox(own), parent: p, children: [], indexInParent: 0,
                          depth: depth, alive: true, disabled: disabled, candidate: candidate,
-                         candCount: 0, candUnion: nil, reach: nil)
+                         candCount: 0, candUnion: nil, reach: nil, hadChildren: n.children != nil)
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
@@ -405,13 +410,13 @@ struct SceneStore: Sendable {
     func buildNode(_ slot: Int) -> Node {
         var n = node(slot)
         let kids = slots[slot].children
-        n.children = kids.isEmpty ? (n.children == nil ? nil : []) : kids.map { buildNode($0) }
+        n.children = kids.isEmpty ? (slots[slot].hadChildren ? [] : nil) : kids.map { buildNode($0) }
         return n
     }
 
     var sceneValue: Scene {
-        Scene(name: name, root: buildNode(root), layoutDirection: layoutDirection == .leftToRight ? nil : layoutDirection,
-              policy: policy == .tvos ? nil : policy, sequentialWrap: sequentialWrap ? nil : false, persist: persist)
+        Scene(name: name, root: buildNode(root), layoutDirection: given.layoutDirection, policy: given.policy,
+              sequentialWrap: given.sequentialWrap, persist: persist)
     }
 }
 
