@@ -1,0 +1,49 @@
+// Lint (focus.md §10).
+import Testing
+@testable import FocusEngine
+
+@Suite("Lint")
+struct LintTests {
+    static func kinds(_ children: [Node], root: Rect = Rect(x: 0, y: 0, width: 1920, height: 1080)) throws -> [Problem] {
+        var s = scene(children)
+        s.root.frame = root
+        return try SceneSession.lint(s)
+    }
+
+    @Test("a clean column has no problems")
+    func clean() throws {
+        #expect(try Self.kinds([button("a", 0, 0), button("b", 0, 100), button("c", 0, 200)]).isEmpty)
+    }
+
+    @Test("unreachable, deadEnd and asymmetric moves are found")
+    func graphProblems() throws {
+        // "island" is outside every beam (tvos): unreachable and a dead end.
+        let p = try Self.kinds([button("a", 0, 0), button("b", 0, 100), button("island", 900, 700)])
+        #expect(p.contains { $0.kind == .unreachable && $0.node == "island" })
+        #expect(p.contains { $0.kind == .deadEnd && $0.node == "island" })
+        let q = try Self.kinds([button("a", 0, 0, next: ["down": "c"]), button("b", 0, 100), button("c", 0, 200)])
+        #expect(q.contains { $0.kind == .asymmetric && $0.node == "a" && $0.other == "c" && $0.direction == .down })
+    }
+
+    @Test("ambiguous bindings, empty frames, overlaps and offscreen candidates are found")
+    func otherProblems() throws {
+        let p = try Self.kinds([
+            button("a", 0, 0, bindings: [Binding(name: "f", value: "x")]), button("b", 0, 100, bindings: [Binding(name: "f", value: "x")]),
+            Node(id: "empty", frame: Rect(x: 0, y: 0, width: 0, height: 10), focusable: true),
+            button("o1", 500, 500), button("o2", 510, 505),
+            button("edge", 1900, 0),
+        ])
+        #expect(p.contains { $0.kind == .ambiguousBinding && $0.node == "a" && $0.other == "b" })
+        #expect(p.contains { $0.kind == .emptyFrame && $0.node == "empty" })
+        #expect(p.contains { $0.kind == .overlap && $0.node == "o1" && $0.other == "o2" })
+        #expect(p.contains { $0.kind == .offscreen && $0.node == "edge" })
+        #expect(!p.contains { $0.kind == .overlap && $0.node == "a" })
+    }
+
+    @Test("lint refuses scenes above the candidate limit")
+    func limit() {
+        #expect(throws: FocusError.tooManyNodes(limit: 1)) {
+            try SceneSession.lint(scene([button("a", 0, 0), button("b", 0, 100)]), limits: Limits(lintMaxCandidates: 1))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+// Replacing and updating scenes, validation (focus.md §1, §11).
+import Testing
+@testable import FocusEngine
+
+@Suite("Scene updates and validation")
+struct SceneUpdateTests {
+    @Test("an update keeps focus when its node survives, bumps the revision once and emits scene")
+    func updateKeepsFocus() throws {
+        var s = try session(scene([button("a", 0, 0), button("b", 0, 100)]), focus: "b")
+        let rev = s.revision
+        let out = try s.update(upsert: [NodePatch(parent: "root", index: 0, node: button("new", 0, 500))], remove: ["a"])
+        #expect(s.focused() == "b" && s.revision == rev + 1)
+        #expect(out.events.map(\.kind) == [.scene] && out.events.allSatisfy { $0.revision == rev + 1 })
+        #expect(s.scene.root.children?.map(\.id) == ["new", "b"])
+    }
+
+    @Test("an upsert of an existing id replaces it in place, or moves it under another parent")
+    func upsertReplacesAndMoves() throws {
+        var s = try session(scene([group("g", [button("x", 0, 0)]), button("a", 0, 100), button("b", 0, 200)]), focus: "a")
+        _ = try s.update(upsert: [NodePatch(parent: "root", node: button("a", 500, 100))], remove: [])
+        #expect(s.scene.root.children?.map(\.id) == ["g", "a", "b"] && s.focused() == "a")
+        #expect(s.scene.root.children?[1].frame?.x == 500)
+        _ = try s.update(upsert: [NodePatch(parent: "g", node: button("b", 0, 200))], remove: [])
+        #expect(s.scene.root.children?.map(\.id) == ["g", "a"] && s.scene.root.children?[0].children?.map(\.id) == ["x", "b"])
+    }
+
+    @Test("replace keeps focus when the node survives as a candidate and re-evaluates otherwise")
+    func replaceKeepsFocus() throws {
+        var s = try session(scene([button("a", 0, 0), button("b", 0, 100)]), focus: "b")
+        _ = try s.replace(with: scene([button("b", 300, 300), button("c", 0, 0)]))
+        #expect(s.focused() == "b")
+        let out = try s.replace(with: scene([button("c", 0, 0), button("d", 0, 100)]))
+        #expect(s.focused() == "c" && out.moved)
+    }
+
+    @Test("a binding whose read value changes through an update is published")
+    func updateChangesBindings() throws {
+        var s = try session(scene([button("a", 0, 0)]), focus: "a")
+        let out = try s.update(upsert: [NodePatch(parent: "root", node: button("a", 0, 0, bindings: [Binding(name: "f", value: "a")]))], remove: [])
+        #expect(out.events.map(\.kind) == [.scene, .bindings] && out.events[1].bindings == [BindingState(name: "f", value: "a")])
+    }
+
+    @Test("an invalid update changes nothing")
+    func invalidUpdateChangesNothing() throws {
+        var s = try session(scene([button("a", 0, 0), button("b", 0, 100, next: ["up": "a"])]), focus: "b")
+        let before = s.state(active: true)
+        #expect(throws: FocusError.invalidScene(reason: "next target 'a' does not exist", node: "b")) { try s.update(upsert: [], remove: ["a"]) }
+        #expect(throws: FocusError.noSuchNode(id: "ghost")) { try s.update(upsert: [NodePatch(parent: "ghost", node: button("z", 0, 0))], remove: []) }
+        #expect(throws: FocusError.invalidScene(reason: "duplicate id 'a'", node: "a")) {
+            try s.update(upsert: [NodePatch(parent: "root", node: group("g", [button("a", 0, 0)]))], remove: [])
+        }
+        #expect(s.state(active: true) == before && s.scene.root.children?.count == 2)
+    }
+
+    @Test("a failing later patch undoes the earlier ones of the same call")
+    func rollback() throws {
+        let original = scene([group("g", [button("x", 0, 0)]), button("a", 0, 100), button("b", 0, 200)])
+        var s = try session(original, focus: "a")
+        let rev = s.revision
+        #expect(throws: FocusError.invalidScene(reason: "duplicate id 'q'", node: "q")) {
+            try s.update(upsert: [NodePatch(parent: "root", node: button("a", 900, 900)),
+                                  NodePatch(parent: "g", index: 0, node: button("new", 0, 0)),
+                                  NodePatch(parent: "root", node: button("x", 0, 0)),
+                                  NodePatch(parent: "root", node: group("dup", [button("q", 0, 0), button("q", 9, 9)]))],
+                         remove: ["b"])
+        }
+        #expect(s.scene == original && s.revision == rev && s.focused() == "a")
+        #expect(throws: FocusError.noSuchNode(id: "ghost")) { try s.update(upsert: [NodePatch(parent: "g", node: button("y", 0, 0))], remove: ["b", "ghost"]) }
+        #expect(s.scene == original)
+        _ = try s.move(.down)
+        #expect(s.focused() == "b")
+    }
+
+    @Test("the scene reads back as installed and after updates")
+    func sceneRoundTrip() throws {
+        var original = scene([group("g", [button("x", 0, 0)]), Node(id: "leaf", children: [])], policy: .tvos, layoutDirection: .leftToRight)
+        original.persist = true
+        var s = try SceneSession(scene: original)
+        #expect(s.scene == original)
+        _ = try s.update(upsert: [NodePatch(parent: "g", node: button("y", 0, 100))], remove: [])
+        original.root.children![0].children!.append(button("y", 0, 100))
+        #expect(s.scene == original)
+    }
+
+    @Test("accessibility focus is dismissed when its node goes away; ambiguous bindings warn on replace")
+    func accessibilityOnRemoval() throws {
+        var s = try session(scene([button("a", 0, 0), button("b", 0, 100)]), focus: "a")
+        _ = try s.focus("b", track: .accessibility)
+        let out = try s.update(upsert: [], remove: ["b"])
+        #expect(s.focused(on: .accessibility) == nil && out.events.contains { $0.kind == .focus && $0.track == .accessibility })
+        let r = try s.replace(with: scene([button("p", 0, 0, bindings: [Binding(name: "f")]), button("q", 0, 100, bindings: [Binding(name: "f")])]))
+        #expect(r.warnings.count == 1)
+    }
+
+    @Test("invalid scenes are rejected with a reason naming the node")
+    func validation() {
+        func reject(_ children: [Node], _ expected: FocusError) {
+            #expect(throws: expected) { try SceneSession(scene: scene(children)) }
+        }
+        reject([button("a", 0, 0), button("a", 0, 100)], .invalidScene(reason: "duplicate id 'a'", node: "a"))
+        reject([button("neg", -1, 0)], .invalidScene(reason: "frame x is negative", node: "neg"))
+        reject([button("nan", 0, 0, .nan)], .invalidScene(reason: "frame width is not finite", node: "nan"))
+        reject([button("n", 0, 0, next: ["up": "ghost"])], .invalidScene(reason: "next target 'ghost' does not exist", node: "n"))
+        reject([button("n", 0, 0, next: ["sideways": "n"])], .invalidScene(reason: "next has key 'sideways', which is not a direction", node: "n"))
+        reject([button("v", 0, 0, bindings: [Binding(name: "f", value: "x")]), button("b", 0, 100, bindings: [Binding(name: "f")])],
+               .invalidScene(reason: "binding 'f' is used both as a Bool and as a value binding", node: "b"))
+        var deep = button("leaf", 0, 0)
+        for i in 0..<100 { deep = group("d\(i)", [deep]) }
+        // root is level 1, d99 level 2, …, d0 level 101: the first node too deep.
+        reject([deep], .invalidScene(reason: "the tree is deeper than 100 levels", node: "d0"))
+        #expect(throws: FocusError.tooManyNodes(limit: 3)) {
+            try SceneSession(scene: scene([button("a", 0, 0), button("b", 0, 0), button("c", 0, 0)]), limits: Limits(maxNodes: 3))
+        }
+    }
+}
