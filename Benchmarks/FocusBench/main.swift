@@ -10,10 +10,6 @@
 
 import FocusEngine
 
-#if canImport(Glibc)
-    import Glibc  // links libm, which FocusEngine's rounding needs in a binary without Foundation
-#endif
-
 // MARK: - The layout
 
 /// A TV home screen of exactly `nodes` nodes: root, a nav bar of 8 tabs, shelves of 40 tiles
