@@ -85,12 +85,15 @@ extension SceneStore {
         let horizontal = dir.isHorizontal
         let beamOnly = policy == .tvos
         let f = input.focused
-        let accepts: (Int) -> Bool = { [self] slot in
+        let isRoot = c == root
+        func accepts(_ slot: Int) -> Bool {
             if slot == f || slot == c { return false }
-            if c != root && !isInside(slot, c) { return false }
+            if !isRoot && !isInside(slot, c) { return false }
             if let f, !slots[slot].candidate, isInside(f, slot) { return false }
             return true
         }
+        let clip: Rect? = isRoot ? nil : slots[c].reach
+        if !isRoot && clip == nil { return nil }
         var bestBeam: Scored?
         var bestOut: Scored?
         func consider(_ slot: Int, wantBeam: Bool, wantOut: Bool) {
@@ -113,12 +116,12 @@ extension SceneStore {
         case .bruteForce:
             index.forEachFiled { consider($0, wantBeam: true, wantOut: !beamOnly) }
         case .spatialIndex:
-            index.scan(direction: dir, source: source, beamOnly: true,
+            index.scan(direction: dir, source: source, beamOnly: true, clip: clip,
                        bound: { bestBeam?.measure.score ?? .infinity },
                        visit: { consider($0, wantBeam: true, wantOut: false) })
             if !beamOnly && !(horizontal && bestBeam != nil) {
                 let cap = bestBeam?.measure.score ?? .infinity
-                index.scan(direction: dir, source: source, beamOnly: false,
+                index.scan(direction: dir, source: source, beamOnly: false, clip: clip,
                            bound: { min(cap, bestOut?.measure.score ?? .infinity) },
                            visit: { consider($0, wantBeam: false, wantOut: true) })
                 if let o = bestOut, o.measure.score > cap { bestOut = nil }

@@ -131,43 +131,63 @@ public struct SceneSession: Sendable {
     /// its place when `parent` is its current parent, else it goes last. Unknown parents and removed
     /// ids are `.noSuchNode`; the root can only be replaced by `replace(with:)`.
     public mutating func update(upsert: [NodePatch], remove: [String]) throws(FocusError) -> Outcome {
-        var copy = store
-        var check: [String] = []
-        for p in upsert {
-            guard let parent = copy.idToSlot[p.parent] else { throw .noSuchNode(id: p.parent) }
-            var position = p.index
-            if let existing = copy.idToSlot[p.node.id] {
-                if existing == copy.root {
-                    throw .invalidScene(reason: "the root cannot be replaced by an update; set the scene instead", node: p.node.id)
-                }
-                if copy.isInside(parent, existing) {
-                    throw .invalidScene(reason: "parent '\(p.parent)' lies inside the node it would receive", node: p.node.id)
-                }
-                if position == nil, copy.slots[existing].parent == parent { position = copy.slots[existing].indexInParent }
-                check += copy.removeSubtree(existing)
+        // Applied in place (no copy of the scene) with an undo log, so a failing patch restores
+        // exactly the tree as it was; a single-node update costs O(size of the change × depth).
+        enum Undo { case inserted(String); case removed(Node, parent: String, index: Int) }
+        let before = snapshot()
+        var log: [Undo] = []
+        do throws(FocusError) {
+            var check: [String] = []
+            func removeLogged(_ s: Int) {
+                let p = store.slots[s].parent
+                log.append(.removed(store.buildNode(s), parent: store.slots[p].id, index: store.slots[s].indexInParent))
+                check += store.removeSubtree(s)
             }
-            try copy.insertSubtree(p.node, parent: parent, at: position ?? copy.slots[parent].children.count)
-            var stack = [p.node]
-            while let n = stack.popLast() {
-                check += (n.next ?? [:]).values.filter { !$0.isEmpty }
-                stack += n.children ?? []
+            for p in upsert {
+                guard var parent = store.idToSlot[p.parent] else { throw .noSuchNode(id: p.parent) }
+                var position = p.index
+                if let existing = store.idToSlot[p.node.id] {
+                    if existing == store.root {
+                        throw .invalidScene(reason: "the root cannot be replaced by an update; set the scene instead", node: p.node.id)
+                    }
+                    if store.isInside(parent, existing) {
+                        throw .invalidScene(reason: "parent '\(p.parent)' lies inside the node it would receive", node: p.node.id)
+                    }
+                    if position == nil, store.slots[existing].parent == parent { position = store.slots[existing].indexInParent }
+                    removeLogged(existing)
+                    parent = store.idToSlot[p.parent]!
+                }
+                try store.validateInsert(p.node, parent: parent)
+                try store.insertSubtree(p.node, parent: parent, at: position ?? store.slots[parent].children.count)
+                log.append(.inserted(p.node.id))
+                var stack = [p.node]
+                while let n = stack.popLast() {
+                    check += (n.next ?? [:]).values.filter { !$0.isEmpty }
+                    stack += n.children ?? []
+                }
             }
-        }
-        for id in remove {
-            guard let s = copy.idToSlot[id] else { throw .noSuchNode(id: id) }
-            if s == copy.root { throw .invalidScene(reason: "the root cannot be removed", node: id) }
-            check += copy.removeSubtree(s)
-        }
-        for id in check where (copy.nextRefs[id] ?? 0) > 0 && copy.idToSlot[id] == nil {
-            throw .invalidScene(reason: "next target '\(id)' does not exist", node: copy.referrer(of: id))
+            for id in remove {
+                guard let s = store.idToSlot[id] else { throw .noSuchNode(id: id) }
+                if s == store.root { throw .invalidScene(reason: "the root cannot be removed", node: id) }
+                removeLogged(s)
+            }
+            for id in check where (store.nextRefs[id] ?? 0) > 0 && store.idToSlot[id] == nil {
+                throw .invalidScene(reason: "next target '\(id)' does not exist", node: store.referrer(of: id))
+            }
+        } catch {
+            for u in log.reversed() {
+                switch u {
+                case .inserted(let id): store.removeSubtree(store.idToSlot[id]!)
+                case .removed(let node, let parent, let index): _ = try? store.insertSubtree(node, parent: store.idToSlot[parent]!, at: index)
+                }
+            }
+            throw error
         }
         var names = Set<String>()
         for p in upsert {
             var stack = [p.node]
             while let n = stack.popLast() { names.formUnion((n.bindings ?? []).map(\.name)); stack += n.children ?? [] }
         }
-        let before = snapshot()
-        store = copy
         return afterStructuralChange(before, warnFor: names)
     }
 
@@ -363,10 +383,12 @@ extension SceneSession {
     /// The read values of the bindings that depend on focus at `focus` (Bool names on its path,
     /// value names of the node itself).
     func pathReads(_ track: Track, focus: Int?) -> [String: BindingState] {
-        guard let f = focus else { return [:] }
+        guard let f = focus, !(track == .main ? store.bindings : store.a11yBindings).nodes.isEmpty else { return [:] }
         var out: [String: BindingState] = [:]
-        for a in store.path(f) {
+        var a = f
+        while a >= 0 {
             for b in bindingsOf(a, track) where b.value == nil { out[b.name] = BindingState(name: b.name, isTrue: true) }
+            a = store.slots[a].parent
         }
         for b in bindingsOf(f, track) where b.value != nil && out[b.name] == nil {
             out[b.name] = BindingState(name: b.name, value: b.value)
@@ -404,7 +426,11 @@ extension SceneSession {
     func focusedValues(_ focus: Int?) -> [String: String] {
         guard let f = focus else { return [:] }
         var out: [String: String] = [:]
-        for a in store.path(f) { for (k, v) in store.node(a).values ?? [:] where out[k] == nil { out[k] = v } }
+        var a = f
+        while a >= 0 {
+            if let values = store.node(a).values { for (k, v) in values where out[k] == nil { out[k] = v } }
+            a = store.slots[a].parent
+        }
         return out
     }
 
@@ -434,11 +460,11 @@ extension SceneSession {
         let beforeReads = pathReads(track, focus: old)
         let afterReads = pathReads(track, focus: target)
         var changed: [BindingState] = []
-        var seen = Set<String>()
-        for (name, _) in beforeReads.merging(afterReads, uniquingKeysWith: { a, _ in a }).sorted(by: { $0.key < $1.key })
-        where seen.insert(name).inserted {
-            let b = beforeReads[name] ?? unsetRead(name, track), a = afterReads[name] ?? unsetRead(name, track)
-            if a != b { changed.append(a) }
+        if !beforeReads.isEmpty || !afterReads.isEmpty {
+            for name in Set(beforeReads.keys).union(afterReads.keys).sorted() {
+                let b = beforeReads[name] ?? unsetRead(name, track), a = afterReads[name] ?? unsetRead(name, track)
+                if a != b { changed.append(a) }
+            }
         }
         var events = [draft(.focus, from: oldId, to: newId, cause: cause, track: track)]
         if !changed.isEmpty {

@@ -22,6 +22,11 @@ struct Slot: Sendable {
     var candidate: Bool
     var candCount: Int
     var candUnion: Rect?
+    /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
+    /// may be larger than needed after removals, which only costs search time.
+    var reach: Rect?
+    /// The node was given with a `children` array (kept so `scene` round-trips `[]`).
+    var hadChildren: Bool
 }
 
 /// Where the nodes carrying each binding name are (one registry per track).
@@ -69,6 +74,8 @@ struct SceneStore: Sendable {
     var policy: SearchPolicy
     var sequentialWrap: Bool
     var persist: Bool?
+    /// The scene-level fields exactly as given (for `sceneValue`).
+    var given: (layoutDirection: LayoutDirection?, policy: SearchPolicy?, sequentialWrap: Bool?)
     var limits: Limits
 
     var slots: [Slot] = []
@@ -98,6 +105,7 @@ struct SceneStore: Sendable {
         policy = scene.policy ?? .tvos
         sequentialWrap = scene.sequentialWrap ?? true
         persist = scene.persist
+        given = (scene.layoutDirection, scene.policy, scene.sequentialWrap)
         self.limits = limits
         // Index geometry from the candidates' frames.
         var bounds = scene.root.frame ?? Rect(x: 0, y: 0, width: 0, height: 0)
@@ -220,7 +228,7 @@ struct SceneStore: Sendable {
             let candidate = n.focusable == true && !disabled && !(n.frame?.isEmpty ?? true)
             let s = Slot(id: n.id, box: NodeBox(own), parent: p, children: [], indexInParent: 0,
                          depth: depth, alive: true, disabled: disabled, candidate: candidate,
-                         candCount: 0, candUnion: nil)
+                         candCount: 0, candUnion: nil, reach: nil, hadChildren: n.children != nil)
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
@@ -245,19 +253,57 @@ struct SceneStore: Sendable {
             }
             slots[slot].candCount = count
             slots[slot].candUnion = union
+            var reach = union
+            if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
+            for c in slots[slot].children { if let r = slots[c].reach { reach = reach.map { $0.union(r) } ?? r } }
+            slots[slot].reach = reach
             refreshTarget(slot)
         }
         // Ancestors grow.
         let added = slots[created[0]].candCount, addedUnion = slots[created[0]].candUnion
+        let addedReach = slots[created[0]].reach
         var a = parent
         while a >= 0 {
             slots[a].candCount += added
             if let u = addedUnion { slots[a].candUnion = slots[a].candUnion.map { $0.union(u) } ?? u }
+            if let u = addedReach { slots[a].reach = slots[a].reach.map { $0.union(u) } ?? u }
             if isSection(a) { refreshTarget(a) }
             a = slots[a].parent
         }
         sequence = nil
         return created[0]
+    }
+
+    /// Checks, without changing anything, that `top` and its subtree can go under `parent`: ids,
+    /// fields, depth, node count and binding kinds (so that `insertSubtree` cannot fail after it).
+    func validateInsert(_ top: Node, parent: Int) throws(FocusError) {
+        var seen = Set<String>()
+        var local = (BindingRegistry(), BindingRegistry())
+        var count = nodeCount
+        var stack: [(Node, Int)] = [(top, slots[parent].depth + 1)]
+        while let (n, depth) = stack.popLast() {
+            if depth > limits.maxDepth {
+                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: n.id)
+            }
+            try Self.validateOwnFields(n)
+            if idToSlot[n.id] != nil || !seen.insert(n.id).inserted {
+                throw .invalidScene(reason: "duplicate id '\(n.id)'", node: n.id)
+            }
+            count += 1
+            if count > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
+            for (reg, list, label) in [(bindings, n.bindings, "binding"), (a11yBindings, n.accessibilityBindings, "accessibility binding")] {
+                for b in list ?? [] {
+                    if label == "binding" { _ = local.0.add([b], slot: 0) } else { _ = local.1.add([b], slot: 0) }
+                    let l = label == "binding" ? local.0 : local.1
+                    let bools = (reg.boolCount[b.name] ?? 0) + (l.boolCount[b.name] ?? 0)
+                    let values = (reg.valueCount[b.name] ?? 0) + (l.valueCount[b.name] ?? 0)
+                    if bools > 0 && values > 0 {
+                        throw .invalidScene(reason: "\(label) '\(b.name)' is used both as a Bool and as a value binding", node: n.id)
+                    }
+                }
+            }
+            for c in n.children ?? [] { stack.append((c, depth + 1)) }
+        }
     }
 
     /// Files the node's fields in the registries; throws on a Bool/value binding clash.
@@ -364,13 +410,13 @@ struct SceneStore: Sendable {
     func buildNode(_ slot: Int) -> Node {
         var n = node(slot)
         let kids = slots[slot].children
-        n.children = kids.isEmpty ? (n.children == nil ? nil : []) : kids.map { buildNode($0) }
+        n.children = kids.isEmpty ? (slots[slot].hadChildren ? [] : nil) : kids.map { buildNode($0) }
         return n
     }
 
     var sceneValue: Scene {
-        Scene(name: name, root: buildNode(root), layoutDirection: layoutDirection == .leftToRight ? nil : layoutDirection,
-              policy: policy == .tvos ? nil : policy, sequentialWrap: sequentialWrap ? nil : false, persist: persist)
+        Scene(name: name, root: buildNode(root), layoutDirection: given.layoutDirection, policy: given.policy,
+              sequentialWrap: given.sequentialWrap, persist: persist)
     }
 }
 

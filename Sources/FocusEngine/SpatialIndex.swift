@@ -45,8 +45,18 @@ private func ceilCount(_ x: Double) -> Double {
 }
 
 /// Targets filed by slot, with an exact best-first search and a brute-force enumeration.
+///
+/// Levels are anisotropic (cell width and height double independently) and created on first use,
+/// so long thin frames (a row section) get cells of their own shape.
 struct SpatialIndex: Sendable {
     private(set) var levels: [GridLevel] = []
+    /// (kx << 8 | ky) → position in `levels`.
+    private var levelKey: [Int: Int] = [:]
+    private let bounds: Rect
+    private let baseW: Double
+    private let baseH: Double
+    private let maxKX: Int
+    private let maxKY: Int
     /// Per slot: level (-1: not filed), cell, and the frame it was filed with.
     private(set) var level: [Int32] = []
     private var cell: [Int32] = []
@@ -60,13 +70,25 @@ struct SpatialIndex: Sendable {
         // Keep the finest level at most ~4 cells per target.
         let budget = Double(max(16, 4 * n))
         while ceilCount(w / cw) * ceilCount(h / ch) > budget { cw *= 2; ch *= 2 }
-        while true {
-            let cols = max(1, Int(ceilCount(w / cw))), rows = max(1, Int(ceilCount(h / ch)))
-            levels.append(GridLevel(originX: bounds.x, originY: bounds.y, cellW: cw, cellH: ch,
-                                    cols: cols, rows: rows, cells: Array(repeating: [], count: cols * rows)))
-            if cols == 1 && rows == 1 { break }
-            cw *= 2; ch *= 2
-        }
+        self.bounds = Rect(x: bounds.x, y: bounds.y, width: w, height: h)
+        baseW = cw
+        baseH = ch
+        var kx = 0, ky = 0
+        while ceilCount(w / (cw * Double(1 << kx))) > 1 && kx < 60 { kx += 1 }
+        while ceilCount(h / (ch * Double(1 << ky))) > 1 && ky < 60 { ky += 1 }
+        maxKX = kx
+        maxKY = ky
+    }
+
+    private mutating func levelIndex(kx: Int, ky: Int) -> Int {
+        let key = kx << 8 | ky
+        if let l = levelKey[key] { return l }
+        let cw = baseW * Double(1 << kx), ch = baseH * Double(1 << ky)
+        let cols = max(1, Int(ceilCount(bounds.width / cw))), rows = max(1, Int(ceilCount(bounds.height / ch)))
+        levels.append(GridLevel(originX: bounds.x, originY: bounds.y, cellW: cw, cellH: ch, cols: cols, rows: rows,
+                                cells: Array(repeating: [], count: cols * rows)))
+        levelKey[key] = levels.count - 1
+        return levels.count - 1
     }
 
     /// Whether `slot` is filed, and with which frame.
@@ -90,8 +112,10 @@ struct SpatialIndex: Sendable {
             count -= 1
         }
         guard let rect else { return }
-        var l = 0
-        while l < levels.count - 1 && (rect.width > levels[l].cellW || rect.height > levels[l].cellH) { l += 1 }
+        var kx = 0, ky = 0
+        while kx < maxKX && rect.width > baseW * Double(1 << kx) { kx += 1 }
+        while ky < maxKY && rect.height > baseH * Double(1 << ky) { ky += 1 }
+        let l = levelIndex(kx: kx, ky: ky)
         let c = levels[l].row(rect.midY) * levels[l].cols + levels[l].col(rect.midX)
         levels[l].cells[c].append(Int32(slot))
         levels[l].maxHalfW = max(levels[l].maxHalfW, rect.width / 2)
@@ -111,7 +135,7 @@ struct SpatialIndex: Sendable {
     /// `bound()` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
     /// frame in the source's beam.
     func scan(
-        direction: Direction, source s: Rect, beamOnly: Bool,
+        direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?,
         bound: () -> Double, visit: (Int) -> Void
     ) {
         let horizontal = direction.isHorizontal
@@ -138,13 +162,22 @@ struct SpatialIndex: Sendable {
             func crossHiOf(_ j: Int) -> Double { horizontal ? g.rowHi(j) : g.colHi(j) }
             let slack = 1e-9 * (abs(sNear) + abs(crossCentre) + a + hc + g.cellW + g.cellH + 1)
             var jMin = 0, jMax = crossCount - 1
+            var iMin = 0, iMax = majorCount - 1
             if beamOnly {
                 jMin = crossOf(crossLo - hc - slack)
                 jMax = crossOf(crossHi + hc + slack)
             }
+            if let clip {
+                // Frames inside `clip` have their centres inside it.
+                let (mLo, mHi, cLo, cHi) = horizontal ? (clip.minX, clip.maxX, clip.minY, clip.maxY) : (clip.minY, clip.maxY, clip.minX, clip.maxX)
+                iMin = majorOf(mLo - slack); iMax = majorOf(mHi + slack)
+                jMin = max(jMin, crossOf(cLo - slack)); jMax = min(jMax, crossOf(cHi + slack))
+                if jMin > jMax { continue }
+            }
             let j0 = min(max(crossOf(crossCentre), jMin), jMax)
             var i = decreasing ? majorOf(sNear + a + slack) : majorOf(sNear - a - slack)
-            while i >= 0 && i < majorCount {
+            if decreasing { i = min(i, iMax) } else { i = max(i, iMin) }
+            while i >= iMin && i <= iMax {
                 let gap = decreasing ? sNear - majorHi(i) - a : majorLo(i) - a - sNear
                 let major = max(0, gap - slack)
                 let mLB = 13 * major * major

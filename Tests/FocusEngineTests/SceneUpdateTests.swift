@@ -52,6 +52,46 @@ struct SceneUpdateTests {
         #expect(s.state(active: true) == before && s.scene.root.children?.count == 2)
     }
 
+    @Test("a failing later patch undoes the earlier ones of the same call")
+    func rollback() throws {
+        let original = scene([group("g", [button("x", 0, 0)]), button("a", 0, 100), button("b", 0, 200)])
+        var s = try session(original, focus: "a")
+        let rev = s.revision
+        #expect(throws: FocusError.invalidScene(reason: "duplicate id 'q'", node: "q")) {
+            try s.update(upsert: [NodePatch(parent: "root", node: button("a", 900, 900)),
+                                  NodePatch(parent: "g", index: 0, node: button("new", 0, 0)),
+                                  NodePatch(parent: "root", node: button("x", 0, 0)),
+                                  NodePatch(parent: "root", node: group("dup", [button("q", 0, 0), button("q", 9, 9)]))],
+                         remove: ["b"])
+        }
+        #expect(s.scene == original && s.revision == rev && s.focused() == "a")
+        #expect(throws: FocusError.noSuchNode(id: "ghost")) { try s.update(upsert: [NodePatch(parent: "g", node: button("y", 0, 0))], remove: ["b", "ghost"]) }
+        #expect(s.scene == original)
+        _ = try s.move(.down)
+        #expect(s.focused() == "b")
+    }
+
+    @Test("the scene reads back as installed and after updates")
+    func sceneRoundTrip() throws {
+        var original = scene([group("g", [button("x", 0, 0)]), Node(id: "leaf", children: [])], policy: .tvos, layoutDirection: .leftToRight)
+        original.persist = true
+        var s = try SceneSession(scene: original)
+        #expect(s.scene == original)
+        _ = try s.update(upsert: [NodePatch(parent: "g", node: button("y", 0, 100))], remove: [])
+        original.root.children![0].children!.append(button("y", 0, 100))
+        #expect(s.scene == original)
+    }
+
+    @Test("accessibility focus is dismissed when its node goes away; ambiguous bindings warn on replace")
+    func accessibilityOnRemoval() throws {
+        var s = try session(scene([button("a", 0, 0), button("b", 0, 100)]), focus: "a")
+        _ = try s.focus("b", track: .accessibility)
+        let out = try s.update(upsert: [], remove: ["b"])
+        #expect(s.focused(on: .accessibility) == nil && out.events.contains { $0.kind == .focus && $0.track == .accessibility })
+        let r = try s.replace(with: scene([button("p", 0, 0, bindings: [Binding(name: "f")]), button("q", 0, 100, bindings: [Binding(name: "f")])]))
+        #expect(r.warnings.count == 1)
+    }
+
     @Test("invalid scenes are rejected with a reason naming the node")
     func validation() {
         func reject(_ children: [Node], _ expected: FocusError) {
