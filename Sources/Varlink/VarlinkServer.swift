@@ -37,6 +37,9 @@ public final class VarlinkServer: Sendable {
         public var outgoingQueueLimit = 256 << 10
         /// A client over the queue limit that makes no write progress for this long is disconnected.
         public var stallTimeout = TimeAmount.seconds(10)
+        /// Open connections allowed per uid (`nil`: no cap); past it new ones are closed at once,
+        /// before ``VarlinkService/acceptConnection`` is asked.
+        public var maxConnectionsPerUID: Int? = nil
         /// Listen backlog.
         public var backlog: Int32 = 256
         public var logger = Logger(label: "varlink")

@@ -172,6 +172,10 @@ public final class VarlinkService {
     // MARK: Connection bookkeeping
 
     func connectionAccepted(_ connection: VarlinkConnection) -> Bool {
+        if let cap = connection.configuration.maxConnectionsPerUID, connections(ofUID: connection.peer.uid).count >= cap {
+            connection.logger.notice("connection refused: too many connections for this uid", metadata: ["limit": "\(cap)"])
+            return false
+        }
         if let acceptConnection, !acceptConnection(connection) { return false }
         liveConnections[connection.id] = connection
         return true

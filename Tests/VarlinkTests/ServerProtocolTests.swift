@@ -206,6 +206,26 @@ struct ServerProtocolTests {
         #expect(try server.client().call("org.example.test.Echo", ["text": "third"])["text"] == "third")
     }
 
+    @Test("connections past the per-uid cap are closed at once, and a slot frees when one closes")
+    func perUIDCap() async throws {
+        let server = try await TestServer.start(configure: { $0.maxConnectionsPerUID = 3 })
+        defer { Task { await server.stop() } }
+        let first = try server.client()
+        let second = try server.client()
+        #expect(try first.call("org.example.test.Echo", ["text": "1"])["text"] == "1")
+        #expect(try second.call("org.example.test.Echo", ["text": "2"])["text"] == "2")
+        let third = try server.client()
+        #expect(try third.call("org.example.test.Echo", ["text": "3"])["text"] == "3")
+        let fourth = try server.client()
+        #expect(fourth.waitForClose(timeout: .seconds(5)))
+        third.close()
+        let freed = eventually {
+            guard let again = try? server.client() else { return false }
+            return (try? again.call("org.example.test.Echo", ["text": "again"]))?["text"] == "again"
+        }
+        #expect(freed)
+    }
+
     @Test("the socket file gets the asked mode and group whatever the umask, and shutdown removes it")
     func socketMode() async throws {
         let old = umask(0)
