@@ -126,6 +126,23 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a profile after a catch-all profile is a warning naming both lines")
+    func shadowedProfile() throws {
+        let configuration = try Configuration.parse("""
+            [[profile]]
+            name = "everything"
+            grab = "none"
+
+            [[profile]]
+            name = "pads"
+            match = { class = "gamepad" }
+            """)
+        #expect(configuration.warnings == [
+            "line 5: profile 'pads' never matches: profile 'everything' (line 1) has no match rules and takes every device first",
+        ])
+        #expect(try Configuration.parse(Self.exampleText()).warnings.isEmpty)
+    }
+
     @Test("syntax errors surface from Configuration.parse with their line")
     func syntaxThroughSchema() {
         let failure = error("[socket]\npath = /run/x\n")
