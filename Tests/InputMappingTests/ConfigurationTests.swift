@@ -277,6 +277,17 @@ struct ProfileMatcherTests {
         #expect(ProfileMatcher(profiles: [profile]).profile(for: TestDevices.laptopHotkeys, siblings: all) == nil)
     }
 
+    @Test("a profile with only an SDL mapping applies to the vendor and product of its GUID")
+    func sdlGuidMatch() throws {
+        var profile = Profile(name: "sdl")
+        profile.gamepadMapping = try GamepadMapping.parse("03000000790000000600000010010000,Generic,a:b2")
+        let matcher = ProfileMatcher(profiles: [profile])
+        #expect(matcher.profile(for: TestDevices.genericPad)?.name == "sdl")
+        #expect(matcher.profile(for: TestDevices.xbox360) == nil)
+        profile.match.vendor = 0x045E
+        #expect(ProfileMatcher(profiles: [profile]).profile(for: TestDevices.xbox360)?.name == "sdl")
+    }
+
     @Test("a profile's ignore, class, backend and grab override the classifier's defaults")
     func overrides() {
         var profile = Profile(name: "touch as pointer")
