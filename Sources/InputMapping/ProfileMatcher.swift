@@ -69,9 +69,9 @@ public struct ProfileMatcher: Hashable, Sendable {
         let deviceClass = DeviceClassifier.classify(identity)
         let groupSiblings = siblings.filter { $0.group != nil && $0.group == identity.group && $0.node != identity.node }
         return profiles.first { profile in
-            if Self.matches(profile.match, identity, deviceClass) { return true }
+            if Self.matches(profile, identity, deviceClass) { return true }
             guard profile.match.siblings else { return false }
-            return groupSiblings.contains { Self.matches(profile.match, $0, DeviceClassifier.classify($0)) }
+            return groupSiblings.contains { Self.matches(profile, $0, DeviceClassifier.classify($0)) }
         }
     }
 
@@ -84,6 +84,18 @@ public struct ProfileMatcher: Hashable, Sendable {
             settings.ignoreReason = "tagged FOCUSD_IGNORE=1 by udev"
         }
         return settings
+    }
+
+    /// Whether a profile applies: its rules hold, and a profile with an SDL gamepad mapping but no
+    /// vendor/product rule applies only to the vendor and product in the mapping's GUID.
+    public static func matches(_ profile: Profile, _ identity: DeviceIdentity, _ deviceClass: DeviceClass) -> Bool {
+        if profile.match.vendor == nil && profile.match.product == nil,
+            let (vendor, product) = profile.gamepadMapping?.vendorProduct,
+            vendor != identity.vendor || product != identity.product
+        {
+            return false
+        }
+        return matches(profile.match, identity, deviceClass)
     }
 
     /// Whether every rule given holds for the device.

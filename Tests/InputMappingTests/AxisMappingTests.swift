@@ -19,6 +19,23 @@ struct AxisMappingTests {
         #expect(rig.key(E.BTN_NORTH, 1).isEmpty)
     }
 
+    @Test("a wireless Xbox 360 pad's D-pad as BTN_TRIGGER_HAPPY1-4 (xpad dpad_to_buttons) moves focus")
+    func dpadAsButtons() {
+        var wireless = TestDevices.xbox360
+        wireless.name = "Xbox 360 Wireless Receiver"
+        wireless.capabilities.absoluteAxes[E.ABS_HAT0X] = nil
+        wireless.capabilities.absoluteAxes[E.ABS_HAT0Y] = nil
+        wireless.capabilities.keys.formUnion([E.BTN_TRIGGER_HAPPY1, E.BTN_TRIGGER_HAPPY2, E.BTN_TRIGGER_HAPPY3, E.BTN_TRIGGER_HAPPY4])
+        var rig = Rig(wireless)
+        #expect(Rig.names(rig.key(E.BTN_TRIGGER_HAPPY3, 1) + rig.key(E.BTN_TRIGGER_HAPPY3, 0)) == ["up press", "up release"])
+        #expect(Rig.names(rig.key(E.BTN_TRIGGER_HAPPY2, 1)) == ["right press"])
+        // A pad with a hat keeps BTN_TRIGGER_HAPPY* unmapped (they are paddles or extra buttons there).
+        var wired = TestDevices.xbox360
+        wired.capabilities.keys.formUnion([E.BTN_TRIGGER_HAPPY1, E.BTN_TRIGGER_HAPPY2, E.BTN_TRIGGER_HAPPY3, E.BTN_TRIGGER_HAPPY4])
+        var other = Rig(wired)
+        #expect(other.key(E.BTN_TRIGGER_HAPPY3, 1).isEmpty)
+    }
+
     @Test("the hat is a D-pad: each axis presses and releases its direction and repeats when held")
     func hat() {
         var rig = Rig(TestDevices.xbox360)

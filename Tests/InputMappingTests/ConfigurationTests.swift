@@ -126,6 +126,23 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a profile after a catch-all profile is a warning naming both lines")
+    func shadowedProfile() throws {
+        let configuration = try Configuration.parse("""
+            [[profile]]
+            name = "everything"
+            grab = "none"
+
+            [[profile]]
+            name = "pads"
+            match = { class = "gamepad" }
+            """)
+        #expect(configuration.warnings == [
+            "line 5: profile 'pads' never matches: profile 'everything' (line 1) has no match rules and takes every device first",
+        ])
+        #expect(try Configuration.parse(Self.exampleText()).warnings.isEmpty)
+    }
+
     @Test("syntax errors surface from Configuration.parse with their line")
     func syntaxThroughSchema() {
         let failure = error("[socket]\npath = /run/x\n")
@@ -258,6 +275,17 @@ struct ProfileMatcherTests {
         #expect(Rig.names(rig.key(E.KEY_PROG1, 1)) == ["menu press"])
         profile.match.siblings = false
         #expect(ProfileMatcher(profiles: [profile]).profile(for: TestDevices.laptopHotkeys, siblings: all) == nil)
+    }
+
+    @Test("a profile with only an SDL mapping applies to the vendor and product of its GUID")
+    func sdlGuidMatch() throws {
+        var profile = Profile(name: "sdl")
+        profile.gamepadMapping = try GamepadMapping.parse("03000000790000000600000010010000,Generic,a:b2")
+        let matcher = ProfileMatcher(profiles: [profile])
+        #expect(matcher.profile(for: TestDevices.genericPad)?.name == "sdl")
+        #expect(matcher.profile(for: TestDevices.xbox360) == nil)
+        profile.match.vendor = 0x045E
+        #expect(ProfileMatcher(profiles: [profile]).profile(for: TestDevices.xbox360)?.name == "sdl")
     }
 
     @Test("a profile's ignore, class, backend and grab override the classifier's defaults")

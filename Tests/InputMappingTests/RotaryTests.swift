@@ -71,6 +71,10 @@ struct RotaryTests {
         #expect(rig.frame([(E.EV_REL, E.REL_WHEEL, 1)]) == ["crown rotate -1 500"])
         _ = rig.advance(ms: 500)
         #expect(rig.frame([(E.EV_REL, E.REL_WHEEL, -1)]) == ["crown rotate 1 1000"])
+        var fast = Rig(TestDevices.oldMouse)
+        let quick = Self.turn(&fast, code: E.REL_WHEEL, counts: -1, frames: 10, intervalMs: 25)
+        #expect(quick.count == 10)
+        #expect(Self.detents(quick) > 10)
     }
 
     @Test("a GPIO rotary encoder: 1 step × its steps-per-period per detent")

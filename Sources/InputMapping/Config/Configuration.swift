@@ -7,6 +7,8 @@ public struct Configuration: Hashable, Sendable {
     public var limits = LimitSettings()
     /// Profiles in file order; the first one that matches a device wins.
     public var profiles: [Profile] = []
+    /// Problems that do not stop the file from loading (for `ReloadConfig`'s `warnings`).
+    public var warnings: [String] = []
 
     public init() {}
 
@@ -33,12 +35,20 @@ public struct Configuration: Hashable, Sendable {
         }
         if let profiles = try root.tables("profile") {
             var names: [String: Int] = [:]
+            var catchAll: (name: String, line: Int)?
             for var reader in profiles {
                 let profile = try ProfileReader.read(&reader)
                 if let first = names[profile.name] {
                     throw ConfigError("duplicate profile name '\(profile.name)' (first on line \(first))", at: reader.position)
                 }
                 names[profile.name] = reader.position.line
+                if let catchAll {
+                    configuration.warnings.append(
+                        "line \(reader.position.line): profile '\(profile.name)' never matches: profile '\(catchAll.name)' "
+                            + "(line \(catchAll.line)) has no match rules and takes every device first")
+                } else if profile.match == MatchRules() && profile.gamepadMapping?.vendorProduct == nil {
+                    catchAll = (profile.name, reader.position.line)
+                }
                 configuration.profiles.append(profile)
             }
         }

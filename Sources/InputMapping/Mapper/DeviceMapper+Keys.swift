@@ -5,7 +5,7 @@ extension DeviceMapper {
     /// The command a key press means now, nil when unmapped.
     func command(for code: UInt16, context: FocusContext) -> String? {
         if context.typingSuppressed && DefaultCommandMap.typingKeys.contains(code) { return nil }
-        guard var command = settings.commands[code] else { return nil }
+        guard var command = commands[code] else { return nil }
         if code == EventCode.KEY_TAB && command == "next" && !shiftDown.isEmpty { command = "previous" }
         return command
     }

@@ -90,6 +90,8 @@ public struct DeviceMapper: Sendable {
     public let settings: DeviceSettings
     /// The rotary kind normalised to detents, nil without rotary input.
     public let rotaryKind: RotaryKind?
+    /// Key and button codes → commands: the settings' map plus this device's quirks.
+    public let commands: [UInt16: String]
 
     var holds: [HoldSource: Hold] = [:]
     var pending: [UInt16: PendingKey] = [:]
@@ -124,6 +126,7 @@ public struct DeviceMapper: Sendable {
     public init(identity: DeviceIdentity, settings: DeviceSettings) {
         self.identity = identity
         self.settings = settings
+        commands = Self.commands(settings: settings, capabilities: identity.capabilities)
         let kind = settings.deviceClass == .touchpad ? nil : RotaryKind.detect(identity, deviceClass: settings.deviceClass)
         rotaryKind = kind
         if let kind {
@@ -137,6 +140,24 @@ public struct DeviceMapper: Sendable {
     /// A mapper with the defaults of the device's class (no profile).
     public init(identity: DeviceIdentity) {
         self.init(identity: identity, settings: DeviceSettings(deviceClass: DeviceClassifier.classify(identity)))
+    }
+
+    /// xpad reports the D-pad of wireless Xbox 360 pads (and others with `dpad_to_buttons`) as
+    /// BTN_TRIGGER_HAPPY1-4 (left, right, up, down) when the pad has neither BTN_DPAD_* nor a hat.
+    static let dpadAsTriggerHappy: [UInt16: String] = [
+        EventCode.BTN_TRIGGER_HAPPY1: "left", EventCode.BTN_TRIGGER_HAPPY2: "right",
+        EventCode.BTN_TRIGGER_HAPPY3: "up", EventCode.BTN_TRIGGER_HAPPY4: "down",
+    ]
+
+    static func commands(settings: DeviceSettings, capabilities: Capabilities) -> [UInt16: String] {
+        var commands = settings.commands
+        let hasDpad = capabilities.keys.contains(EventCode.BTN_DPAD_UP) || capabilities.absoluteAxes[EventCode.ABS_HAT0X] != nil
+        if settings.deviceClass == .gamepad && settings.gamepadMapping == nil && !hasDpad
+            && dpadAsTriggerHappy.keys.allSatisfy(capabilities.keys.contains)
+        {
+            commands.merge(dpadAsTriggerHappy) { profile, _ in profile }
+        }
+        return commands
     }
 
     var usesStickAndHat: Bool { settings.deviceClass == .gamepad || translator != nil }
