@@ -14,7 +14,9 @@ import NIOCore
 /// - crown (`rotate`): `Send("crown", detents:)` with the fraction and velocity, wrapping when
 ///   the device's profile says so;
 /// - anything else on press: `Send(command)`; repeats of non-directional commands are ignored
-///   (a held OK must not activate ten times).
+///   (a held OK must not activate ten times);
+/// - a crown `release` (an edit stream went idle) on an `edit` node: an `edit` event with 0
+///   detents and velocity 0.
 final class InputRouter {
     struct Device {
         var info: DeviceInfo
@@ -118,9 +120,15 @@ final class InputRouter {
         deliver(commands, from: id)
     }
 
+    /// After SYN_DROPPED (or before a reopen): everything held is released (input.md §6), then
+    /// the mapper learns what is still down so those keys are swallowed, not pressed again.
     func resync(_ id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
         guard var device = devices[id] else { return }
-        let commands = device.mapper.resync(keysDown: keysDown, absValues: absValues, timeUsec: Self.wallClockUsec())
+        let now = Self.wallClockUsec()
+        device.timer?.cancel()
+        device.timer = nil
+        let commands = device.mapper.releaseAll(timeUsec: now)
+            + device.mapper.resync(keysDown: keysDown, absValues: absValues, timeUsec: now)
         devices[id] = device
         deliver(commands, from: id)
     }
@@ -174,6 +182,13 @@ final class InputRouter {
         guard hub.activeName != nil else { return false }
         do {
             switch command.phase {
+            case .release where command.command == "crown":
+                // The end of an edit stream (150 ms without motion): an `edit` event with no
+                // detents and no velocity tells the client the knob went idle.
+                guard hub.activeSession?.focusedIsEditable == true else { return false }
+                _ = try hub.withSession(nil) { session throws(FocusError) in
+                    (session.send("crown", detents: 0, fraction: command.fraction, velocity: 0, device: id), ())
+                }
             case .release:
                 return false
             case .rotate:

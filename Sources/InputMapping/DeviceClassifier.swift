@@ -28,9 +28,12 @@ public enum DeviceClassifier {
     ///
     /// udev's `ID_INPUT_JOYSTICK` / `ID_INPUT_TOUCHPAD` / `ID_INPUT_MOUSE` / `ID_INPUT_KEYBOARD` /
     /// `ID_INPUT_KEY` decide when present; rotary knobs (which udev has no class for) and the
-    /// keyboard/remote split come from the capabilities either way.
+    /// keyboard/remote split come from the capabilities either way. `ID_INPUT_FOCUSD_ROTARY=1`
+    /// (set by udev/70-focusd.rules for known knobs, or by an integrator for e.g. a GPIO encoder
+    /// on REL_X) makes any node a rotary knob.
     public static func classify(_ identity: DeviceIdentity) -> DeviceClass {
         let udev = identity.udevProperties
+        if udev["ID_INPUT_FOCUSD_ROTARY"] == "1" { return .rotary }
         let caps = identity.capabilities
         var fromCapabilities = classify(capabilities: caps, name: identity.name)
         // The GPIO rotary-encoder driver reports one relative axis, on the host bus.

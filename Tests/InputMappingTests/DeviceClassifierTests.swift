@@ -41,6 +41,16 @@ struct DeviceClassifierTests {
         #expect(DeviceClassifier.defaultGrab(for: .gamepad) == .exclusive)
     }
 
+    @Test("udev's ID_INPUT_FOCUSD_ROTARY=1 makes any node a rotary knob, e.g. a GPIO encoder on REL_X")
+    func rotaryHintFromUdev() {
+        var encoder = DeviceIdentity(
+            name: "gpio-knob", bus: 0x19, capabilities: Capabilities(relativeAxes: [EventCode.REL_X]),
+            udevProperties: ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"])
+        #expect(DeviceClassifier.classify(encoder) == .pointer)
+        encoder.udevProperties["ID_INPUT_FOCUSD_ROTARY"] = "1"
+        #expect(DeviceClassifier.classify(encoder) == .rotary)
+    }
+
     @Test("a PowerMate and a Surface Dial are rotary knobs; their push button rides along")
     func knobs() {
         #expect(DeviceClassifier.classify(TestDevices.powerMate) == .rotary)
