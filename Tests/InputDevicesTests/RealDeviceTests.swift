@@ -200,3 +200,51 @@ struct RealTouchpadTests {
         #expect(tapped, "calls: \(recorder.all)")
     }
 }
+
+/// Runs only in a guest with udevd: properties, groups and FOCUSD_IGNORE come from udev rules.
+@Suite("udev properties of real nodes", .serialized, .enabled(if: Uinput.available && UdevMonitor.daemonRuns()))
+struct RealUdevTests {
+    @Test("udev properties and the group reach the identity; FOCUSD_IGNORE=1 lists a device unopened")
+    func propertiesAndIgnore() async throws {
+        // udevd notices new rule files by their directory's timestamp.
+        let rules = "/run/udev/rules.d"
+        _ = mkdir(rules, 0o755)
+        let rule = "SUBSYSTEM==\"input\", KERNEL==\"event*\", ATTRS{name}==\"guest ignored keys\", ENV{FOCUSD_IGNORE}=\"1\"\n"
+        let ruleFile = "\(rules)/70-focusd-test.rules"
+        let fd = open(ruleFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = rule.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        defer { unlink(ruleFile) }
+        _ = system("udevadm control --reload")
+
+        let recorder = Recorder()
+        let names: Set = ["guest ignored keys", "guest udev keys"]
+        let loop = try InputLoop(
+            configuration: InputLoopConfiguration(
+                classify: { _ in .keyboard },
+                policy: { names.contains($0.name) ? .default : DevicePolicy(ignoreReason: "not under test") }),
+            delegate: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        let ignored = try Uinput(name: "guest ignored keys", keys: [28])
+        defer { ignored.destroy() }
+        let used = try Uinput(name: "guest udev keys", keys: [28, 30])
+        defer { used.destroy() }
+        #expect(await eventually(timeoutMs: 10_000) {
+            recorder.added.contains { $0.node == ignored.node } && recorder.added.contains { $0.node == used.node }
+        })
+        let ignoredInfo = try #require(recorder.added.first { $0.node == ignored.node })
+        #expect(ignoredInfo.problem == "ignored: FOCUSD_IGNORE=1 set by udev")
+        #expect(ignoredInfo.identity.capabilities == Capabilities(), "never opened, so no capabilities")
+        let usedInfo = try #require(recorder.added.first { $0.node == used.node })
+        #expect(usedInfo.problem == nil)
+        #expect(usedInfo.identity.udevProperties["ID_INPUT_KEY"] == "1")
+        // A uinput device has no physical parent, so no group; QEMU's AT keyboard has one.
+        #expect(usedInfo.identity.group == nil)
+        if let keyboard = recorder.added.first(where: { $0.name == "AT Translated Set 2 keyboard" }) {
+            #expect(keyboard.identity.group?.hasPrefix("/sys/devices/platform/i8042/serio") == true)
+            #expect(keyboard.problem == "ignored: not under test")
+        }
+        #expect(usedInfo.id.hasPrefix("input"))
+    }
+}
