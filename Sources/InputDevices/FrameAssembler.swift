@@ -17,7 +17,7 @@ enum NextEvent: Equatable {
     case dropped
 }
 
-/// Groups events per SYN_REPORT, keeping a partial frame between reads; on SYN_DROPPED drops the
+/// Groups events per SYN_REPORT (empty frames are dropped), keeping a partial frame between reads; on SYN_DROPPED drops the
 /// partial frame, drains the sync events (their effect is in the device state) and reports the
 /// state. The event source is injected, so this runs on the host without a device.
 struct FrameAssembler {
@@ -45,7 +45,8 @@ struct FrameAssembler {
                 let now = state()
                 readings.append(.resync(keysDown: now.keysDown, absValues: now.absValues))
             case .event(let event) where event.type == Self.synType:
-                if event.code == Self.synReport {
+                // An empty frame (a lone SYN_REPORT) carries nothing for the mapper.
+                if event.code == Self.synReport && !pending.isEmpty {
                     readings.append(.frame(pending))
                     pending.removeAll()
                 }

@@ -108,9 +108,13 @@ final class LibinputContext {
     /// libinput's unaccelerated deltas are in 1000-dpi units: 0.0254 mm each.
     private static let millimetresPerUnit = 0.0254
 
+    /// The sample an event stands for; the typed accessors are only called for their own event
+    /// types (libinput reports any other call as a client bug).
     private static func sample(_ event: OpaquePointer) -> (GestureReducer.Sample, Int64)? {
         let type = libinput_event_get_type(event)
-        if let gesture = libinput_event_get_gesture_event(event) {
+        switch type {
+        case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN, LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE, LIBINPUT_EVENT_GESTURE_SWIPE_END:
+            guard let gesture = libinput_event_get_gesture_event(event) else { return nil }
             let time = Int64(libinput_event_gesture_get_time_usec(gesture))
             switch type {
             case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN:
@@ -119,27 +123,22 @@ final class LibinputContext {
                 return (.swipeUpdate(
                     dx: libinput_event_gesture_get_dx_unaccelerated(gesture) * millimetresPerUnit,
                     dy: libinput_event_gesture_get_dy_unaccelerated(gesture) * millimetresPerUnit), time)
-            case LIBINPUT_EVENT_GESTURE_SWIPE_END:
+            default:
                 return (.swipeEnd(cancelled: libinput_event_gesture_get_cancelled(gesture) != 0), time)
-            default:
-                return nil
             }
+        case LIBINPUT_EVENT_POINTER_MOTION:
+            guard let pointer = libinput_event_get_pointer_event(event) else { return nil }
+            return (.pointerMotion(
+                dx: libinput_event_pointer_get_dx_unaccelerated(pointer) * millimetresPerUnit,
+                dy: libinput_event_pointer_get_dy_unaccelerated(pointer) * millimetresPerUnit),
+                Int64(libinput_event_pointer_get_time_usec(pointer)))
+        case LIBINPUT_EVENT_POINTER_BUTTON:
+            guard let pointer = libinput_event_get_pointer_event(event) else { return nil }
+            let pressed = libinput_event_pointer_get_button_state(pointer) == LIBINPUT_BUTTON_STATE_PRESSED
+            return (pressed ? .buttonPress : .buttonRelease, Int64(libinput_event_pointer_get_time_usec(pointer)))
+        default:
+            return nil
         }
-        if let pointer = libinput_event_get_pointer_event(event) {
-            let time = Int64(libinput_event_pointer_get_time_usec(pointer))
-            switch type {
-            case LIBINPUT_EVENT_POINTER_MOTION:
-                return (.pointerMotion(
-                    dx: libinput_event_pointer_get_dx_unaccelerated(pointer) * millimetresPerUnit,
-                    dy: libinput_event_pointer_get_dy_unaccelerated(pointer) * millimetresPerUnit), time)
-            case LIBINPUT_EVENT_POINTER_BUTTON:
-                let pressed = libinput_event_pointer_get_button_state(pointer) == LIBINPUT_BUTTON_STATE_PRESSED
-                return (pressed ? .buttonPress : .buttonRelease, time)
-            default:
-                return nil
-            }
-        }
-        return nil
     }
 
     /// libinput stamps events with CLOCK_MONOTONIC; focusd's commands carry CLOCK_REALTIME.

@@ -154,17 +154,7 @@ final class LoopCore {
             for record in udev.receive() {
                 switch record.action {
                 case "remove": forget(record.node)
-                case "change":
-                    if let entry = entries[record.node], entry.isOpen {
-                        // New properties (a rule now sets FOCUSD_IGNORE, ID_INPUT_*): decide again.
-                        guard entry.properties != record.properties else { continue }
-                        entry.properties = record.properties
-                        entry.group = record.group ?? entry.group
-                        closeForReopen(entry)
-                        attempt(entry)
-                    } else {
-                        consider(record.node, record: record, as: .changed)
-                    }
+                case "change": consider(record.node, record: record, as: .changed)
                 default: consider(record.node, record: record, as: .created)
                 }
             }
@@ -209,11 +199,20 @@ final class LoopCore {
                 guard sighting == .created else { return }
                 entries[node] = nil
             } else {
+                // New udev properties (rules ran after we enumerated, a rule now sets
+                // FOCUSD_IGNORE or ID_INPUT_*) mean deciding again.
+                let changed = record.map { $0.properties != entry.properties } ?? false
                 if let record {
                     entry.properties = record.properties
                     entry.group = record.group ?? entry.group
                 }
-                if sighting == .changed && !entry.isOpen && !entry.own { attempt(entry) }
+                guard !entry.own else { return }
+                if changed {
+                    closeForReopen(entry)
+                    attempt(entry)
+                } else if sighting == .changed && !entry.isOpen {
+                    attempt(entry)
+                }
                 return
             }
         }
@@ -231,6 +230,8 @@ final class LoopCore {
     /// Opens (or reopens) a listed node under its policy; failures are listed as its problem.
     private func attempt(_ entry: NodeEntry) {
         entry.retryAt = nil
+        entry.info.identity.udevProperties = entry.properties
+        entry.info.identity.group = entry.group
         if isOwn(entry.info.identity) {
             entry.own = true
             return

@@ -52,7 +52,8 @@ final class UdevMonitor {
     /// The monitor's netlink socket (non-blocking), for epoll.
     var fd: Int32 { udev_monitor_get_fd(monitor) }
 
-    /// The event nodes now present.
+    /// The event nodes now present that udev has processed. A node whose rules have not run yet
+    /// is left out: its `add` event, with properties, follows on the monitor.
     func enumerate() throws(PosixError) -> [UdevRecord] {
         guard let enumerate = udev_enumerate_new(udev) else { throw PosixError(call: "udev_enumerate_new", errno: ENOMEM) }
         defer { udev_enumerate_unref(enumerate) }
@@ -65,7 +66,7 @@ final class UdevMonitor {
             if let path = udev_list_entry_get_name(current),
                 let device = udev_device_new_from_syspath(udev, path)
             {
-                if let record = Self.record(device) { records.append(record) }
+                if udev_device_get_is_initialized(device) != 0, let record = Self.record(device) { records.append(record) }
                 udev_device_unref(device)
             }
             entry = udev_list_entry_get_next(current)

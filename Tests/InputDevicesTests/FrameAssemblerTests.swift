@@ -23,9 +23,9 @@ private func report(at t: Int64 = 0) -> NextEvent { .event(InputEvent(type: 0, c
 
 @Suite("Frames and SYN_DROPPED")
 struct FrameAssemblerTests {
-    @Test("events are grouped per SYN_REPORT, which is not included")
+    @Test("events are grouped per SYN_REPORT, which is not included; empty frames are dropped")
     func framesPerReport() throws {
-        var fake = FakeEvdev(normal: [key(28, 1, at: 5), report(at: 5), key(28, 0, at: 9), key(42, 1, at: 9), report(at: 9)])
+        var fake = FakeEvdev(normal: [key(28, 1, at: 5), report(at: 5), report(at: 7), key(28, 0, at: 9), key(42, 1, at: 9), report(at: 9)])
         var assembler = FrameAssembler()
         let readings = try assembler.read(next: { sync throws(PosixError) in try fake.next(sync: sync) }, state: { ([], [:]) })
         #expect(readings == [

@@ -113,3 +113,138 @@ struct RealDeviceTests {
         })
     }
 }
+
+/// Runs only in a guest with udevd (libinput's path backend needs its database).
+@Suite(
+    "A uinput touchpad through libinput", .serialized,
+    .enabled(if: Uinput.available && UdevMonitor.daemonRuns()))
+struct RealTouchpadTests {
+    // Codes from linux/input-event-codes.h.
+    static let btnLeft: UInt16 = 0x110, btnTouch: UInt16 = 0x14a, btnToolFinger: UInt16 = 0x145
+    static let btnToolDoubleTap: UInt16 = 0x14d, btnToolTripleTap: UInt16 = 0x14e
+    static let absX: UInt16 = 0x00, absY: UInt16 = 0x01, mtSlot: UInt16 = 0x2f
+    static let mtX: UInt16 = 0x35, mtY: UInt16 = 0x36, mtTrackingID: UInt16 = 0x39
+    static let propPointer: UInt16 = 0x00, propButtonpad: UInt16 = 0x02
+
+    private func makeTouchpad(_ name: String) throws -> Uinput {
+        try Uinput(
+            name: name,
+            keys: [Self.btnLeft, Self.btnTouch, Self.btnToolFinger, Self.btnToolDoubleTap, Self.btnToolTripleTap],
+            absoluteAxes: [
+                .init(code: Self.absX, minimum: 0, maximum: 1000, resolution: 10),
+                .init(code: Self.absY, minimum: 0, maximum: 600, resolution: 10),
+                .init(code: Self.mtSlot, minimum: 0, maximum: 1),
+                .init(code: Self.mtX, minimum: 0, maximum: 1000, resolution: 10),
+                .init(code: Self.mtY, minimum: 0, maximum: 600, resolution: 10),
+                .init(code: Self.mtTrackingID, minimum: 0, maximum: 65535),
+            ],
+            properties: [Self.propPointer, Self.propButtonpad])
+    }
+
+    private func touch(_ pad: Uinput, x: Int32, y: Int32, down: Bool, first: Bool = false) {
+        if first {
+            pad.emit(3, Self.mtSlot, 0)
+            pad.emit(3, Self.mtTrackingID, down ? 7 : -1)
+        }
+        if down {
+            pad.emit(3, Self.mtX, x)
+            pad.emit(3, Self.mtY, y)
+            pad.emit(3, Self.absX, x)
+            pad.emit(3, Self.absY, y)
+        }
+        if first {
+            pad.emit(1, Self.btnTouch, down ? 1 : 0)
+            pad.emit(1, Self.btnToolFinger, down ? 1 : 0)
+        }
+        pad.emit(0, 0, 0)
+    }
+
+    @Test("a touchpad is read with libinput: a one-finger drag is a swipe, a click is a tap")
+    func dragAndClick() async throws {
+        let recorder = Recorder()
+        let name = "guest test touchpad"
+        let loop = try InputLoop(
+            configuration: InputLoopConfiguration(
+                classify: { $0.name == name ? .touchpad : .other },
+                policy: { $0.name == name ? .default : DevicePolicy(ignoreReason: "not under test") }),
+            delegate: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        let pad = try makeTouchpad(name)
+        defer { pad.destroy() }
+        #expect(await eventually(timeoutMs: 10_000) { recorder.added.contains { $0.node == pad.node } })
+        let info = try #require(recorder.added.first { $0.node == pad.node })
+        #expect(info.backend == .libinput, "problem: \(info.problem ?? "none")")
+        // Drag right by 40 mm over 20 frames, 10 ms apart.
+        touch(pad, x: 300, y: 300, down: true, first: true)
+        for step in 1...20 {
+            usleep(10_000)
+            touch(pad, x: 300 + Int32(step) * 20, y: 300, down: true)
+        }
+        touch(pad, x: 0, y: 0, down: false, first: true)
+        let swiped = await eventually(timeoutMs: 10_000) {
+            recorder.all.contains { if case .gesture(info.id, .swipe(let dx, let dy, _)) = $0 { dx > 5 && abs(dy) < dx } else { false } }
+        }
+        #expect(swiped, "calls: \(recorder.all)")
+        // A physical click of the buttonpad.
+        touch(pad, x: 500, y: 300, down: true, first: true)
+        pad.emit(1, Self.btnLeft, 1)
+        pad.emit(0, 0, 0)
+        usleep(20_000)
+        pad.emit(1, Self.btnLeft, 0)
+        pad.emit(0, 0, 0)
+        touch(pad, x: 0, y: 0, down: false, first: true)
+        let tapped = await eventually(timeoutMs: 10_000) {
+            recorder.all.contains { if case .gesture(info.id, .tap) = $0 { true } else { false } }
+        }
+        #expect(tapped, "calls: \(recorder.all)")
+    }
+}
+
+/// Runs only in a guest with udevd: properties, groups and FOCUSD_IGNORE come from udev rules.
+@Suite("udev properties of real nodes", .serialized, .enabled(if: Uinput.available && UdevMonitor.daemonRuns()))
+struct RealUdevTests {
+    @Test("udev properties and the group reach the identity; FOCUSD_IGNORE=1 lists a device unopened")
+    func propertiesAndIgnore() async throws {
+        // udevd notices new rule files by their directory's timestamp.
+        let rules = "/run/udev/rules.d"
+        _ = mkdir(rules, 0o755)
+        let rule = "SUBSYSTEM==\"input\", KERNEL==\"event*\", ATTRS{name}==\"guest ignored keys\", ENV{FOCUSD_IGNORE}=\"1\"\n"
+        let ruleFile = "\(rules)/70-focusd-test.rules"
+        let fd = open(ruleFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = rule.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        defer { unlink(ruleFile) }
+        _ = system("udevadm control --reload")
+
+        let recorder = Recorder()
+        let names: Set = ["guest ignored keys", "guest udev keys"]
+        let loop = try InputLoop(
+            configuration: InputLoopConfiguration(
+                classify: { _ in .keyboard },
+                policy: { names.contains($0.name) ? .default : DevicePolicy(ignoreReason: "not under test") }),
+            delegate: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        let ignored = try Uinput(name: "guest ignored keys", keys: [28])
+        defer { ignored.destroy() }
+        let used = try Uinput(name: "guest udev keys", keys: [28, 30])
+        defer { used.destroy() }
+        #expect(await eventually(timeoutMs: 10_000) {
+            recorder.added.contains { $0.node == ignored.node } && recorder.added.contains { $0.node == used.node }
+        })
+        let ignoredInfo = try #require(recorder.added.first { $0.node == ignored.node })
+        #expect(ignoredInfo.problem == "ignored: FOCUSD_IGNORE=1 set by udev")
+        #expect(ignoredInfo.identity.capabilities == Capabilities(), "never opened, so no capabilities")
+        let usedInfo = try #require(recorder.added.first { $0.node == used.node })
+        #expect(usedInfo.problem == nil)
+        #expect(usedInfo.identity.udevProperties["ID_INPUT_KEY"] == "1")
+        // A uinput device has no physical parent, so no group; QEMU's AT keyboard has one.
+        #expect(usedInfo.identity.group == nil)
+        if let keyboard = recorder.added.first(where: { $0.name == "AT Translated Set 2 keyboard" }) {
+            #expect(keyboard.identity.group?.hasPrefix("/sys/devices/platform/i8042/serio") == true)
+            #expect(keyboard.problem == "ignored: not under test")
+        }
+        #expect(usedInfo.id.hasPrefix("input"))
+    }
+}

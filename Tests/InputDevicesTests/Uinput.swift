@@ -14,6 +14,7 @@ final class Uinput {
     private typealias DevnodeFn = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
     private typealias WriteFn = @convention(c) (OpaquePointer?, UInt32, UInt32, Int32) -> Int32
     private typealias DestroyFn = @convention(c) (OpaquePointer?) -> Void
+    private typealias EnablePropertyFn = @convention(c) (OpaquePointer?, UInt32) -> Int32
 
     private static func symbol<F>(_ name: String, _: F.Type) -> F {
         let handle = dlopen(nil, RTLD_NOW)
@@ -29,7 +30,15 @@ final class Uinput {
 
     /// Creates a device with these keys (EV_KEY codes) and relative axes; `name` must not start
     /// with "focusd" (focusd ignores its own virtual devices).
-    init(name: String, keys: [UInt16], relativeAxes: [UInt16] = []) throws {
+    /// An absolute axis: range and resolution (units per mm).
+    struct Axis {
+        var code: UInt16
+        var minimum: Int32
+        var maximum: Int32
+        var resolution: Int32 = 0
+    }
+
+    init(name: String, keys: [UInt16], relativeAxes: [UInt16] = [], absoluteAxes: [Axis] = [], properties: [UInt16] = []) throws {
         let device = Self.symbol("libevdev_new", NewFn.self)()
         defer { Self.symbol("libevdev_free", FreeFn.self)(device) }
         Self.symbol("libevdev_set_name", SetNameFn.self)(device, name)
@@ -41,6 +50,15 @@ final class Uinput {
             _ = enableType(device, 2)
             for axis in relativeAxes { _ = enableCode(device, 2, UInt32(axis), nil) }
         }
+        if !absoluteAxes.isEmpty {
+            _ = enableType(device, 3)
+            for axis in absoluteAxes {
+                // struct input_absinfo { value, minimum, maximum, fuzz, flat, resolution }
+                var info: [Int32] = [axis.minimum, axis.minimum, axis.maximum, 0, 0, axis.resolution]
+                _ = info.withUnsafeMutableBytes { enableCode(device, 3, UInt32(axis.code), $0.baseAddress) }
+            }
+        }
+        for property in properties { _ = Self.symbol("libevdev_enable_property", EnablePropertyFn.self)(device, UInt32(property)) }
         var created: OpaquePointer?
         let status = Self.symbol("libevdev_uinput_create_from_device", CreateFn.self)(device, -2, &created)
         guard status == 0, let created else { throw CreationFailed(code: status) }
