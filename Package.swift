@@ -88,7 +88,13 @@ let package = Package(
         .testTarget(name: "InputMappingTests", dependencies: ["InputMapping"]),
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
-        .testTarget(name: "FocusServiceTests", dependencies: ["FocusService", "Varlink", "FocusEngine"]),
+        .testTarget(
+            name: "FocusServiceTests",
+            dependencies: [
+                "FocusService", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
