@@ -51,10 +51,6 @@ struct DeviceModel {
     var repeatDelayPeriod: (Int32, Int32)? = nil
     var keys: KeyBehaviour = .pressRelease
     var backend: Backend = .uinput
-    /// The udev properties `udevadm info` must show for the device (`ID_INPUT_...=1`).
-    var udevExpects: [String]
-    /// udev properties that must be absent.
-    var udevRejects: [String] = []
 }
 
 /// Bus numbers of `linux/input.h`.
@@ -98,9 +94,7 @@ enum DeviceModels {
                 CapabilityModel(type: "EV_MSC", codes: ["MSC_SCAN"]),
                 CapabilityModel(type: "EV_LED", codes: ["LED_NUML", "LED_CAPSL", "LED_SCROLLL"]),
             ],
-            repeatDelayPeriod: (250, 33),
-            udevExpects: ["ID_INPUT", "ID_INPUT_KEY", "ID_INPUT_KEYBOARD"],
-            udevRejects: ["ID_INPUT_MOUSE", "ID_INPUT_JOYSTICK"]),
+            repeatDelayPeriod: (250, 33)),
         DeviceModel(
             id: "remote", summary: "IR remote through rc-core (remote keys, MSC_SCAN, key-up by timeout)",
             name: "IR remote", phys: "rc-core/virtual",
@@ -116,9 +110,7 @@ enum DeviceModels {
             ],
             // rc-core's own repeat settings (drivers/media/rc/rc-main.c).
             repeatDelayPeriod: (500, 125),
-            keys: .infrared(keyUpTimeoutMs: 164, frameIntervalMs: 108),
-            udevExpects: ["ID_INPUT", "ID_INPUT_KEY"],
-            udevRejects: ["ID_INPUT_KEYBOARD", "ID_INPUT_MOUSE", "ID_INPUT_JOYSTICK"]),
+            keys: .infrared(keyUpTimeoutMs: 164, frameIntervalMs: 108)),
         DeviceModel(
             id: "xbox360", summary: "Xbox 360 pad as xpad presents it (BTN_SOUTH..., hat D-pad, sticks with flat)",
             name: "Xbox 360 pad", phys: "usb-0000:00:14.0-2/input0",
@@ -138,9 +130,7 @@ enum DeviceModels {
                 AxisModel(code: "ABS_RZ", min: 0, max: 255),
                 AxisModel(code: "ABS_HAT0X", min: -1, max: 1),
                 AxisModel(code: "ABS_HAT0Y", min: -1, max: 1),
-            ],
-            udevExpects: ["ID_INPUT", "ID_INPUT_JOYSTICK"],
-            udevRejects: ["ID_INPUT_KEYBOARD", "ID_INPUT_MOUSE"]),
+            ]),
         DeviceModel(
             id: "powermate", summary: "Griffin PowerMate (REL_DIAL, ~94 counts per turn, push BTN_0)",
             name: "Griffin PowerMate", phys: "usb-0000:00:14.0-3/input0",
@@ -149,9 +139,7 @@ enum DeviceModels {
                 CapabilityModel(type: "EV_KEY", codes: ["BTN_0"]),
                 CapabilityModel(type: "EV_REL", codes: ["REL_DIAL"]),
                 CapabilityModel(type: "EV_MSC", codes: ["MSC_PULSELED"]),
-            ],
-            udevExpects: ["ID_INPUT"],
-            udevRejects: ["ID_INPUT_KEYBOARD", "ID_INPUT_MOUSE", "ID_INPUT_JOYSTICK", "ID_INPUT_TOUCHPAD"]),
+            ]),
         DeviceModel(
             id: "surface-dial", summary: "Surface Dial as hid-generic presents it, over uinput (REL_DIAL in 0.1°, BTN_0)",
             name: "Surface Dial System Multi Axis", phys: "bluetooth/surface-dial",
@@ -160,9 +148,7 @@ enum DeviceModels {
                 CapabilityModel(type: "EV_KEY", codes: ["BTN_0"]),
                 CapabilityModel(type: "EV_REL", codes: ["REL_DIAL"]),
                 CapabilityModel(type: "EV_MSC", codes: ["MSC_SCAN"]),
-            ],
-            udevExpects: ["ID_INPUT"],
-            udevRejects: ["ID_INPUT_KEYBOARD", "ID_INPUT_MOUSE", "ID_INPUT_JOYSTICK", "ID_INPUT_TOUCHPAD"]),
+            ]),
         DeviceModel(
             id: "surface-dial-hid", summary: "Surface Dial at HID level through /dev/uhid: the kernel's hid-generic builds the device",
             name: "Surface Dial (uhid)", phys: "bluetooth/surface-dial-hid",
@@ -171,9 +157,7 @@ enum DeviceModels {
                 CapabilityModel(type: "EV_KEY", codes: ["BTN_0"]),
                 CapabilityModel(type: "EV_REL", codes: ["REL_DIAL"]),
             ],
-            backend: .uhid(descriptor: SurfaceDialReport.descriptor),
-            udevExpects: ["ID_INPUT"],
-            udevRejects: ["ID_INPUT_KEYBOARD", "ID_INPUT_MOUSE", "ID_INPUT_JOYSTICK"]),
+            backend: .uhid(descriptor: SurfaceDialReport.descriptor)),
         DeviceModel(
             id: "mouse", summary: "wheel mouse with hi-res scrolling (REL_X/Y, REL_WHEEL + REL_WHEEL_HI_RES, 5 buttons)",
             name: "hi-res wheel mouse", phys: "usb-0000:00:14.0-4/input0",
@@ -184,9 +168,7 @@ enum DeviceModels {
                     "REL_X", "REL_Y", "REL_WHEEL", "REL_HWHEEL", "REL_WHEEL_HI_RES", "REL_HWHEEL_HI_RES",
                 ]),
                 CapabilityModel(type: "EV_MSC", codes: ["MSC_SCAN"]),
-            ],
-            udevExpects: ["ID_INPUT", "ID_INPUT_MOUSE"],
-            udevRejects: ["ID_INPUT_KEYBOARD", "ID_INPUT_JOYSTICK", "ID_INPUT_TOUCHPAD"]),
+            ]),
         DeviceModel(
             id: "touchpad", summary: "I2C clickpad with 5-slot multitouch (ABS_MT_*, INPUT_PROP_POINTER/BUTTONPAD)",
             name: "touchpad", phys: "i2c-SYNA0001:00",
@@ -205,8 +187,6 @@ enum DeviceModels {
                 AxisModel(code: "ABS_MT_POSITION_X", min: 0, max: 1216, resolution: 12),
                 AxisModel(code: "ABS_MT_POSITION_Y", min: 0, max: 680, resolution: 12),
                 AxisModel(code: "ABS_MT_TRACKING_ID", min: 0, max: 65535),
-            ],
-            udevExpects: ["ID_INPUT", "ID_INPUT_TOUCHPAD"],
-            udevRejects: ["ID_INPUT_KEYBOARD", "ID_INPUT_JOYSTICK", "ID_INPUT_MOUSE"]),
+            ]),
     ]
 }

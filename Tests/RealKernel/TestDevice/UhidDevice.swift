@@ -6,6 +6,11 @@ import Glibc
 /// The Surface Dial's input report, reduced to what hid-input maps: one button (BTN_0, since the
 /// application collection is a System Multi-Axis Controller) and a 15-bit relative Dial
 /// (REL_DIAL), in report 1.
+///
+/// hid-input only connects a device with at least one collection whose usage is in its list of
+/// input applications (`IS_INPUT_APPLICATION`), which does not include the System Multi-Axis
+/// Controller: like the real Dial, the descriptor has a second top-level collection (Consumer
+/// Control, report 2) whose only usage is unassigned, so it adds no capability.
 enum SurfaceDialReport {
     static let reportID: UInt8 = 1
 
@@ -32,6 +37,17 @@ enum SurfaceDialReport {
         0x95, 0x01,        //     Report Count (1)
         0x81, 0x06,        //     Input (Data, Variable, Relative)
         0xC0,              //   End Collection
+        0xC0,              // End Collection
+        0x05, 0x0C,        // Usage Page (Consumer)
+        0x09, 0x01,        // Usage (Consumer Control)
+        0xA1, 0x01,        // Collection (Application)
+        0x85, 0x02,        //   Report ID (2)
+        0x09, 0x00,        //   Usage (Unassigned)
+        0x15, 0x00,        //   Logical Minimum (0)
+        0x25, 0x01,        //   Logical Maximum (1)
+        0x75, 0x08,        //   Report Size (8)
+        0x95, 0x01,        //   Report Count (1)
+        0x81, 0x02,        //   Input (Data, Variable, Absolute)
         0xC0,              // End Collection
     ]
 
