@@ -153,13 +153,16 @@ struct ReadEvent {
     var microseconds: Int
 }
 
-/// A libevdev reader on one `/dev/input/eventN` node (blocking reads, monotonic timestamps).
+/// A libevdev reader on one `/dev/input/eventN` node (waits in poll, monotonic timestamps).
+///
+/// The fd is non-blocking: after SYN_DROPPED libevdev drains the kernel buffer until EAGAIN,
+/// which on a blocking fd would wait for (and then discard) the next events.
 final class EvdevReader {
     private let dev: OpaquePointer
     private let fd: Int32
 
     init(path: String, grab: Bool) throws {
-        fd = open(path, O_RDONLY | O_CLOEXEC)
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw ToolError.errno("cannot open \(path)", errno) }
         var out: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &out)
@@ -198,9 +201,12 @@ final class EvdevReader {
     func next() throws -> Next {
         var ev = input_event()
         while true {
-            let flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue | LIBEVDEV_READ_FLAG_BLOCKING.rawValue
-            let rc = libevdev_next_event(dev, flags, &ev)
-            if rc == -EAGAIN || rc == -EINTR { continue }
+            let rc = libevdev_next_event(dev, LIBEVDEV_READ_FLAG_NORMAL.rawValue, &ev)
+            if rc == -EAGAIN || rc == -EINTR {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&p, 1, -1)
+                continue
+            }
             if rc == -ENODEV { return .gone }
             if rc < 0 { throw ToolError.errno("read failed", rc) }
             let event = Self.convert(ev)
