@@ -204,3 +204,196 @@ def wait_until(predicate, timeout, what):
 def percentile(values, p):
     s = sorted(values)
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+# --- focusd (the scenarios marked `# needs: focusd`) --------------------------------------------
+
+class Focusd:
+    """The daemon under test: `focusd --demo --socket S [ARGS]`, its log in /tmp/focusd.log.
+
+    `as_user` runs it unprivileged through setpriv (root opens any node whatever its mode).
+    """
+
+    def __init__(self, *args, demo=True, as_user=None):
+        check(FOCUSD, "no focusd binary (RK_FOCUSD is empty)")
+        self.socket = "/run/focusd-test/focusd.sock"
+        os.makedirs(os.path.dirname(self.socket), exist_ok=True)
+        self.log = open("/tmp/focusd.log", "w")
+        prefix = []
+        if as_user:
+            os.chmod(os.path.dirname(self.socket), 0o777)
+            prefix = ["setpriv", f"--reuid={as_user}", f"--regid={as_user}", "--clear-groups"]
+        argv = prefix + [FOCUSD] + (["--demo"] if demo else []) + ["--socket", self.socket, "--log-level", "debug"] + list(args)
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until(lambda: os.path.exists(self.socket) or self.proc.poll() is not None, 60, "focusd's socket")
+        check(self.proc.poll() is None, f"focusd exited {self.proc.returncode} at start: {self.log_tail()}")
+
+    def log_tail(self, n=10):
+        self.log.flush()
+        with open("/tmp/focusd.log") as f:
+            return " | ".join(f.read().splitlines()[-n:])
+
+    def connection(self, interface="io.focusd.Focus"):
+        import varlink  # varlink 31.0.0 from PyPI, installed by run.sh into the build directory
+        return varlink.Client(address=f"unix:{self.socket}").open(interface)
+
+    def call(self, method, interface="io.focusd.Focus", **parameters):
+        with self.connection(interface) as c:
+            return getattr(c, method)(**parameters)
+
+    def devices(self):
+        """io.focusd.Input.ListDevices, as a list of dicts."""
+        return self.call("ListDevices", interface="io.focusd.Input")["devices"]
+
+    def device_for(self, node, timeout=20):
+        """The listed device on `node`, once focusd opened it (no `problem`)."""
+        found = {}
+
+        def listed():
+            for d in self.devices():
+                if d["node"] == node and not d.get("problem"):
+                    found["d"] = d
+                    return True
+            return False
+
+        wait_until(listed, timeout, f"focusd to open {node}")
+        return found["d"]
+
+    def fds(self):
+        """The targets of focusd's open file descriptors (/proc/PID/fd)."""
+        out = []
+        for fd in os.listdir(f"/proc/{self.proc.pid}/fd"):
+            try:
+                out.append(os.readlink(f"/proc/{self.proc.pid}/fd/{fd}"))
+            except OSError:
+                pass
+        return out
+
+    def stop(self):
+        """SIGTERM; focusd must exit 0 within 10 s."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise Fail("focusd did not exit within 10 s of SIGTERM")
+        check(self.proc.returncode == 0, f"focusd exited {self.proc.returncode} on SIGTERM: {self.log_tail()}")
+
+
+class Monitor:
+    """A Monitor stream (io.focusd.Focus by default, or io.focusd.Input) read by a thread.
+
+    Each reply is queued with the monotonic time it was received, so the scenario can compare
+    it with kernel timestamps (the reader's are CLOCK_MONOTONIC too).
+    """
+
+    def __init__(self, focusd, interface="io.focusd.Focus", **parameters):
+        self.queue = queue.Queue()
+        self.received = []
+        conn = focusd.connection(interface)
+        stream = conn.Monitor(_more=True, **parameters)
+        self.first = next(stream)  # the state (Focus) or the device list (Input)
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream):
+        try:
+            for reply in stream:
+                self.queue.put((time.monotonic(), reply))
+        finally:
+            self.queue.put((time.monotonic(), None))
+
+    def expect(self, predicate, timeout=5, what="an event"):
+        """The first (time, reply) after the ones already consumed that satisfies `predicate`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                t, reply = self.queue.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise Fail(f"monitor: no {what} within {timeout} s (last: {self.received[-3:]})")
+            check(reply is not None, f"monitor: stream ended while waiting for {what}")
+            self.received.append(reply)
+            if predicate(reply):
+                return t, reply
+
+    def none(self, predicate, seconds, what):
+        """Fails if a reply satisfying `predicate` arrives within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                _, reply = self.queue.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                return
+            if reply is None:
+                return
+            self.received.append(reply)
+            check(not predicate(reply), f"monitor: unexpected {what}: {reply}")
+
+    def drain(self):
+        while not self.queue.empty():
+            self.received.append(self.queue.get()[1])
+
+
+def is_move(direction=None):
+    """A Focus Monitor reply that is a focus change caused by a device (in `direction`)."""
+    def predicate(reply):
+        e = reply.get("event") or {}
+        cause = e.get("cause") or {}
+        if e.get("kind") != "focus" or cause.get("device") is None:
+            return False
+        return direction is None or cause.get("direction") == direction
+    return predicate
+
+
+def is_command(command, phase=None, device=None):
+    """An Input Monitor reply carrying `command` (in `phase`, from `device`)."""
+    def predicate(reply):
+        c = reply.get("command") or {}
+        return (c.get("command") == command and (phase is None or c.get("phase") == phase)
+                and (device is None or c.get("device") == device))
+    return predicate
+
+
+# model -> (script lines that should move focus, the direction or None for sequential/crown),
+# the input each class maps to by default (input.md, section 3).
+CLASS_INPUTS = {
+    "keyboard": (["press KEY_RIGHT", "sleep 150", "press KEY_LEFT"], None),
+    "remote": (["ir KEY_RIGHT", "sleep 150", "ir KEY_LEFT"], None),
+    "xbox360": (["abs ABS_HAT0X 1", "syn", "sleep 50", "abs ABS_HAT0X 0", "syn", "sleep 150",
+                 "abs ABS_HAT0X -1", "syn", "sleep 50", "abs ABS_HAT0X 0", "syn"], None),
+    "powermate": (["rel REL_DIAL 4", "syn", "sleep 300", "rel REL_DIAL -4", "syn"], None),
+    "surface-dial": (["rel REL_DIAL 100", "syn", "sleep 300", "rel REL_DIAL -100", "syn"], None),
+    "surface-dial-hid": (["rel REL_DIAL 100", "syn", "sleep 300", "rel REL_DIAL -100", "syn"], None),
+    "mouse": (["rel REL_WHEEL 1", "rel REL_WHEEL_HI_RES 120", "syn", "sleep 300",
+               "rel REL_WHEEL -1", "rel REL_WHEEL_HI_RES -120", "syn"], None),
+    "touchpad": (["swipe right", "sleep 300", "swipe left"], None),
+}
+
+# model -> the io.focusd.Input class focusd must give it (input.md, section 2).
+EXPECTED_CLASS = {
+    "keyboard": "keyboard", "remote": "remote", "xbox360": "gamepad", "powermate": "rotary",
+    "surface-dial": "rotary", "surface-dial-hid": "rotary", "mouse": "pointer", "touchpad": "touchpad",
+}
+
+
+def each_class_moves_focus(focusd, models):
+    """For each model: focusd lists it with the right class, and its input moves focus.
+
+    Each script goes one way then back, so whatever the demo scene's starting focus, at least
+    one of the two moves is possible: at least one focus event caused by this device must come.
+    """
+    monitor = Monitor(focusd)
+    summary = []
+    for model in models:
+        dev = Device(model)
+        listed = focusd.device_for(dev.node)
+        check(listed["class"] == EXPECTED_CLASS[model],
+              f"{model}: focusd classifies it as {listed['class']}, expected {EXPECTED_CLASS[model]}")
+        script, _ = CLASS_INPUTS[model]
+        dev.send(*script)
+        _, reply = monitor.expect(lambda r: is_move()(r) and r["event"]["cause"]["device"] == listed["id"],
+                                  timeout=10, what=f"focus move caused by {model}")
+        dev.sync()
+        dev.close()
+        e = reply["event"]
+        summary.append(f"{model}:{e['cause']['kind']}")
+    return " ".join(summary)
