@@ -159,7 +159,7 @@ log "booting $kver under TCG (limit ${guest_timeout}s)"
 console="$work/console.log"
 set +e
 timeout --kill-after=10 "$guest_timeout" qemu-system-x86_64 \
-    -accel tcg -smp 2 -m 1024 -nographic -no-reboot \
+    -accel tcg -smp 2 -m 1024 -nographic -no-reboot -nic none \
     -kernel "$kernel_image" -initrd "$initramfs" \
     -append "console=ttyS0 loglevel=4 panic=-1 rdinit=/init" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
