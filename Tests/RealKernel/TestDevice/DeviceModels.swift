@@ -37,7 +37,7 @@ struct DeviceModel {
     var id: String
     /// What the model imitates, for `list`.
     var summary: String
-    /// The device name after the "focusd-test " prefix.
+    /// The device name after the "test-focusd " prefix.
     var name: String
     var phys: String
     var bus: UInt16
@@ -63,9 +63,10 @@ enum Bus {
 
 /// The catalogue of simulated devices.
 enum DeviceModels {
-    /// The prefix of every simulated device's name. focusd ignores its own virtual devices
-    /// (named "focusd ..."); test devices must not look like them.
-    static let namePrefix = "focusd-test "
+    /// The prefix of every simulated device's name. focusd never lists its own virtual devices,
+    /// recognised by a name starting with "focusd" (InputDevices' `ownDevicePrefix`): a test
+    /// device's name must not start with it.
+    static let namePrefix = "test-focusd "
 
     static func named(_ id: String) throws -> DeviceModel {
         guard let model = all.first(where: { $0.id == id }) else {

@@ -80,7 +80,7 @@ final class UhidDevice: EventSink {
         Self.put32(&ev, 0, Self.create2)
         Self.putString(&ev, 4, name, max: 127)
         Self.putString(&ev, 132, model.phys, max: 63)
-        Self.putString(&ev, 196, "focusd-test-\(getpid())", max: 63)
+        Self.putString(&ev, 196, "test-focusd-\(getpid())", max: 63)
         Self.put16(&ev, 260, UInt16(descriptor.count))
         Self.put16(&ev, 262, model.bus)
         Self.put32(&ev, 264, UInt32(model.vendor))

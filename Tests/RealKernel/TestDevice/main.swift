@@ -12,7 +12,7 @@ let usage = """
       list                          List the device models, one per line: id, then what it imitates.
       create MODEL [--name NAME]    Create a device, print `node /dev/input/eventN`, then play the
                                     script read from stdin (see below); at the end of stdin the
-                                    device is destroyed. The name defaults to "focusd-test <model name>".
+                                    device is destroyed. The name defaults to "test-focusd <model name>".
       flood MODEL COUNT             Create a device, print its node, wait for one line on stdin, then
                                     write COUNT one-event frames at once (to overflow a reader's
                                     kernel buffer: SYN_DROPPED), print `flooded COUNT`, and keep the

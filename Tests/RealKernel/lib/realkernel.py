@@ -15,7 +15,9 @@ import time
 BIN = os.environ.get("RK_BIN", "")
 TESTDEVICE = os.path.join(BIN, "focusd-testdevice")
 FOCUSD = os.environ.get("RK_FOCUSD", "")
-NAME_PREFIX = "focusd-test "
+# Not "focusd...": focusd never lists devices whose name starts with "focusd" (its own virtual
+# devices; InputDevices' ownDevicePrefix).
+NAME_PREFIX = "test-focusd "
 
 
 class Fail(Exception):

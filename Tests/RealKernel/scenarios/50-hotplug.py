@@ -3,7 +3,7 @@
 # timeout: 240
 import os
 
-from realkernel import Device, check, read_text, scenario, sysfs_input, test_devices, udev_properties, wait_until
+from realkernel import NAME_PREFIX, Device, check, read_text, scenario, sysfs_input, test_devices, udev_properties, wait_until
 
 
 def body():
@@ -17,7 +17,7 @@ def body():
         device = input_device(new)
         check(device not in devices, f"cycle {cycle}: {new} is still {device}: the old device was not destroyed")
         devices.add(device)
-        check(read_text(f"{sysfs_input(new)}/name").startswith("focusd-test "), f"cycle {cycle}: {new} is not ours")
+        check(read_text(f"{sysfs_input(new)}/name").startswith(NAME_PREFIX), f"cycle {cycle}: {new} is not ours")
         check(test_devices() == [new], f"cycle {cycle}: simulated devices {test_devices()}, expected only {new}")
         nodes.add(new)
         if cycle % 10 == 9:

@@ -4,7 +4,7 @@
 # timeout: 300
 import time
 
-from realkernel import Device, Focusd, check, scenario, wait_until
+from realkernel import NAME_PREFIX, Device, Focusd, check, scenario, wait_until
 
 
 def body():
@@ -18,7 +18,7 @@ def body():
         dev.recreate()
     focusd.device_for(dev.node)
     dev.close()
-    wait_until(lambda: not any(d["name"].startswith("focusd-test") for d in focusd.devices()),
+    wait_until(lambda: not any(d["name"].startswith(NAME_PREFIX) for d in focusd.devices()),
                20, "focusd to drop the last device")
     wait_until(lambda: len(focusd.fds()) <= len(before), 10,
                f"focusd's fds to return to {len(before)} (now {len(focusd.fds())}: "
