@@ -125,6 +125,8 @@ def main():
                 elif want == "none":
                     udevd.stop()
             t = time.monotonic()
+            if not pending:
+                print(f"guest: starting {os.path.basename(path)}", flush=True)
             run(path, meta, results)
             print(f"guest: {os.path.basename(path)} {time.monotonic() - t:.1f} s", flush=True)
             os.fsync(results.fileno())
