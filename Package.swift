@@ -76,6 +76,12 @@ let package = Package(
             dependencies: ["FocusEngine"],
             path: "Benchmarks/FocusBench"
         ),
+        // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.
+        .executableTarget(
+            name: "focusd-testdevice",
+            dependencies: ["CLibevdev"],
+            path: "Tests/RealKernel/TestDevice"
+        ),
 
         .testTarget(
             name: "FocusEngineTests",
