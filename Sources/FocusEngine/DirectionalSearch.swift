@@ -153,14 +153,23 @@ extension SceneStore {
         // A section's frame won: its best candidate in direction, beam ignored, else its first.
         let s = CanonRect(input.source, input.direction)
         var best: Scored?
-        var stack = [winner]
-        while let x = stack.popLast() {
-            stack.append(contentsOf: slots[x].children)
-            guard slots[x].candidate, x != input.focused, let r = frame(x) else { continue }
+        func consider(_ x: Int) {
+            guard slots[x].candidate, x != input.focused, let r = frame(x) else { return }
             let m = Measure(s: s, d: CanonRect(r, input.direction))
-            guard m.inDirection else { continue }
-            if let b = best, !(m.score < b.measure.score || (m.score == b.measure.score && precedes(x, b.slot))) { continue }
+            guard m.inDirection else { return }
+            if let b = best, !(m.score < b.measure.score || (m.score == b.measure.score && precedes(x, b.slot))) { return }
+            guard isInside(x, winner) else { return }
             best = Scored(slot: x, measure: m)
+        }
+        switch input.strategy {
+        case .bruteForce:
+            var stack = [winner]
+            while let x = stack.popLast() { stack.append(contentsOf: slots[x].children); consider(x) }
+        case .spatialIndex:
+            if let clip = slots[winner].reach {
+                index.scan(direction: input.direction, source: input.source, beamOnly: false, clip: clip,
+                           bound: { best?.measure.score ?? .infinity }, visit: consider)
+            }
         }
         if let best { return .focus(best.slot) }
         if let first = firstInSequence(inside: winner, excluding: input.focused) { return .focus(first) }
