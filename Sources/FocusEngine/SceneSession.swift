@@ -62,6 +62,22 @@ public enum SearchStrategy: Hashable, Sendable {
 /// - `crown` without detents does nothing; N detents move up to N steps, stopping at the end of the
 ///   innermost section (or modal node) holding focus unless the profile wraps; one `focus` event
 ///   from the start to the end node, cause `crown`.
+/// - Directional winner: see `Winner` (best in-beam and best out-of-beam by score, then the
+///   beam-beats rule between the two), which equals "better than" whenever one candidate beats all.
+/// - A section competes only when it is not disabled and holds a candidate; a frameless section
+///   competes with the union of its candidates' frames. The focused node never wins its own move.
+/// - Modal nodes are units of the sequential order like sections (so the cycle inside one is
+///   contiguous); the crown's range is the innermost section or modal node holding focus.
+/// - With nothing focused under `tvos`, a directional move focuses the default target with cause
+///   `defaultFocus`; `android` searches from the corner of the root's frame (or of the candidates'
+///   union when the root has none).
+/// - Programmatic `focus` of the focused node, and `resetFocus` landing where focus is, are no-ops.
+/// - A value binding set to a node that is not a candidate is `.notFocusable`; setting a Bool
+///   binding true while it reads true is a no-op (even when a descendant, not the node, has focus).
+/// - Ambiguous bindings warn on `replace` (all of them), on `update` (names the patch carries) and
+///   on the `setBinding` that resolves them.
+/// - `state(active:)` lists bindings in tree order of first appearance; its cost grows with the
+///   number of binding occurrences (not with the number of nodes).
 public struct SceneSession: Sendable {
     var store: SceneStore
     var focusedId: String?
