@@ -76,8 +76,8 @@ public enum SearchStrategy: Hashable, Sendable {
 ///   binding true while it reads true is a no-op (even when a descendant, not the node, has focus).
 /// - Ambiguous bindings warn on `replace` (all of them), on `update` (names the patch carries) and
 ///   on the `setBinding` that resolves them.
-/// - `state(active:)` lists bindings in tree order of first appearance; its cost grows with the
-///   number of binding occurrences (not with the number of nodes).
+/// - `state(active:)` lists bindings in tree order of first appearance (the first holder of each
+///   name is kept up to date by the store, so the cost grows with the number of names).
 public struct SceneSession: Sendable {
     var store: SceneStore
     var focusedId: String?
@@ -430,8 +430,8 @@ extension SceneSession {
         let reg = track == .main ? store.bindings : store.a11yBindings
         let reads = pathReads(track, focus: focus)
         var keyed: [(slot: Int, index: Int, name: String)] = []
-        for (name, set) in reg.nodes {
-            guard let first = store.firstInTreeOrder(set) else { continue }
+        for name in reg.nodes.keys {
+            guard let first = reg.first[name] else { continue }
             let i = bindingsOf(first, track).firstIndex { $0.name == name } ?? 0
             keyed.append((first, i, name))
         }

@@ -32,6 +32,8 @@ struct Slot: Sendable {
 /// Where the nodes carrying each binding name are (one registry per track).
 struct BindingRegistry: Sendable {
     var nodes: [String: Set<Int>] = [:]
+    /// The first holder of each name in tree order (kept by the store, which can compare order).
+    var first: [String: Int] = [:]
     var boolCount: [String: Int] = [:]
     var valueCount: [String: Int] = [:]
 
@@ -315,6 +317,14 @@ struct SceneStore: Sendable {
         if let name = a11yBindings.add(n.accessibilityBindings, slot: slot) {
             throw .invalidScene(reason: "accessibility binding '\(name)' is used both as a Bool and as a value binding", node: n.id)
         }
+        for b in n.bindings ?? [] {
+            if let cur = bindings.first[b.name], cur != slot, !precedes(slot, cur) { continue }
+            bindings.first[b.name] = slot
+        }
+        for b in n.accessibilityBindings ?? [] {
+            if let cur = a11yBindings.first[b.name], cur != slot, !precedes(slot, cur) { continue }
+            a11yBindings.first[b.name] = slot
+        }
         if let s = n.scope { scopes[s, default: []].insert(slot) }
         if n.sceneValues?.isEmpty == false { sceneValueNodes.insert(slot) }
         if n.role == "search" { searchNodes.insert(slot) }
@@ -345,8 +355,11 @@ struct SceneStore: Sendable {
         let lost = slots[top].candCount, lostUnion = slots[top].candUnion
         var removed: [String] = []
         var stack = [top]
+        var staleFirst: (Set<String>, Set<String>) = ([], [])
         while let s = stack.popLast() {
             stack.append(contentsOf: slots[s].children)
+            for b in node(s).bindings ?? [] where bindings.first[b.name] == s { staleFirst.0.insert(b.name) }
+            for b in node(s).accessibilityBindings ?? [] where a11yBindings.first[b.name] == s { staleFirst.1.insert(b.name) }
             unregister(s)
             index.set(s, nil)
             idToSlot[slots[s].id] = nil
@@ -381,6 +394,9 @@ struct SceneStore: Sendable {
             if isSection(a) { refreshTarget(a) }
             a = slots[a].parent
         }
+        // The first holders removed: the next ones, once the subtree is gone.
+        for name in staleFirst.0 { bindings.first[name] = bindings.nodes[name].flatMap { firstInTreeOrder($0) } }
+        for name in staleFirst.1 { a11yBindings.first[name] = a11yBindings.nodes[name].flatMap { firstInTreeOrder($0) } }
         sequence = nil
         return removed
     }
