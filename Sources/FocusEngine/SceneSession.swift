@@ -85,6 +85,8 @@ public struct SceneSession: Sendable {
     /// Section id → last focused descendant id (remembersLastFocus).
     var remembered: [String: String] = [:]
     var currentRevision = 1
+    /// The slots that last held focus on each track (checked against the ids before use).
+    var hints: (main: Int, accessibility: Int) = (-1, -1)
 
     /// Validates `scene` and evaluates default focus at the root (focus.md §4).
     /// Throws `.invalidScene` / `.tooManyNodes`; nothing is created on error.
@@ -362,7 +364,12 @@ public struct SceneSession: Sendable {
 extension SceneSession {
     /// The slot holding focus on `track`, if it is still a candidate.
     func slot(_ track: Track) -> Int? {
-        guard let s = store.slot(track == .main ? focusedId : a11yId), store.isCandidate(s) else { return nil }
+        guard let id = track == .main ? focusedId : a11yId else { return nil }
+        let h = track == .main ? hints.main : hints.accessibility
+        if h >= 0, h < store.slots.count, store.slots[h].alive, store.slots[h].id == id {
+            return store.slots[h].candidate ? h : nil
+        }
+        guard let s = store.idToSlot[id], store.isCandidate(s) else { return nil }
         return s
     }
 
@@ -496,9 +503,11 @@ extension SceneSession {
                 events.append(e)
             }
             focusedId = newId
+            hints.main = target ?? -1
             if let target { remember(target) }
         } else {
             a11yId = newId
+            hints.accessibility = target ?? -1
         }
         return Outcome(events: stamp(events), moved: true)
     }
@@ -506,7 +515,9 @@ extension SceneSession {
     /// Bumps the revision once and stamps `events` with it.
     mutating func stamp(_ events: [Event]) -> [Event] {
         currentRevision += 1
-        return events.map { var e = $0; e.revision = currentRevision; return e }
+        var events = events
+        for i in events.indices { events[i].revision = currentRevision }
+        return events
     }
 
     /// Sequential moves (§3) and crown steps on `track`.
