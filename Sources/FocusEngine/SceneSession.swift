@@ -65,7 +65,7 @@ public enum SearchStrategy: Hashable, Sendable {
 /// - Directional winner: see `Winner` (best in-beam and best out-of-beam by score, then the
 ///   beam-beats rule between the two), which equals "better than" whenever one candidate beats all.
 /// - A section competes only when it is not disabled and holds a candidate; a frameless section
-///   competes with the union of its candidates' frames. The focused node never wins its own move.
+///   competes with the union of its descendants' frames. The focused node never wins its own move.
 /// - Modal nodes are units of the sequential order like sections (so the cycle inside one is
 ///   contiguous); the crown's range is the innermost section or modal node holding focus.
 /// - With nothing focused under `tvos`, a directional move focuses the default target with cause

@@ -21,6 +21,7 @@ struct Slot: Sendable {
     var disabled: Bool
     var candidate: Bool
     var candCount: Int
+    /// The union of the non-empty frames in the subtree (own included): a frameless section's frame.
     var candUnion: Rect?
     /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
     /// may be larger than needed after removals, which only costs search time.
@@ -248,7 +249,7 @@ struct SceneStore: Sendable {
         // Aggregates bottom-up within the new subtree.
         for slot in created.reversed() {
             var count = slots[slot].candidate ? 1 : 0
-            var union: Rect? = slots[slot].candidate ? frame(slot) : nil
+            var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
             for c in slots[slot].children {
                 count += slots[c].candCount
                 if let u = slots[c].candUnion { union = union.map { $0.union(u) } ?? u }
@@ -384,7 +385,7 @@ struct SceneStore: Sendable {
                 if u.minX > old.minX && u.minY > old.minY && u.maxX < old.maxX && u.maxY < old.maxY {
                     unionMayShrink = false
                 } else {
-                    var union: Rect? = slots[a].candidate ? frame(a) : nil
+                    var union: Rect? = frame(a).flatMap { $0.isEmpty ? nil : $0 }
                     for c in slots[a].children {
                         if let cu = slots[c].candUnion { union = union.map { $0.union(cu) } ?? cu }
                     }
@@ -404,8 +405,8 @@ struct SceneStore: Sendable {
     static let deadBox = NodeBox(Node(id: ""))
 
     /// The frame a slot competes with in directional search, or nil when it is no target: a
-    /// candidate's frame; a section's own frame, or the union of its candidates' frames when it has
-    /// none, when it is not disabled and holds a candidate.
+    /// candidate's frame; a section's own frame, or the union of its descendants' frames when it has
+    /// none (focus.md §1), when it is not disabled and holds a candidate.
     func targetFrame(_ slot: Int) -> Rect? {
         let s = slots[slot]
         guard s.alive, !s.disabled else { return nil }
