@@ -24,7 +24,7 @@ extension SceneStore {
     mutating func directionalMove(_ input: MoveInput) -> MoveResult {
         let f = input.focused
         let modal = f.flatMap { innermostModal($0) }
-        if let f, let target = node(f).next?[input.direction.rawValue] {
+        if let f, slots[f].hasNext, let target = node(f).next?[input.direction.rawValue] {
             return override(target, input: input, modal: modal)
         }
         // The containers searched, innermost first.
@@ -136,8 +136,7 @@ extension SceneStore {
         var a = winner
         while a >= 0 {
             if let f = input.focused, isInside(f, a) { break }
-            let userDefault = node(a).defaultFocus?.priority == .userInitiated
-            if isSection(a) || userDefault { outermost = a }
+            if slots[a].section || slots[a].userDefault { outermost = a }
             a = slots[a].parent
         }
         if let c = outermost {

@@ -541,7 +541,7 @@ extension SceneSession {
     /// The next/previous candidate after `from` in sequential order (nil: blocked).
     func sequentialTarget(from f: Int?, forward: Bool, wrap: Bool?, crown: Bool, track: Track) -> Int? {
         guard let seq = store.sequence, !seq.order.isEmpty else { return nil }
-        if let f, let t = store.node(f).next?[forward ? "next" : "previous"] {
+        if let f, store.slots[f].hasNext, let t = store.node(f).next?[forward ? "next" : "previous"] {
             guard !t.isEmpty, let ts = store.idToSlot[t] else { return nil }
             if let m = store.innermostModal(f), !store.isInside(ts, m) { return nil }
             if store.isCandidate(ts) { return ts }

@@ -28,6 +28,11 @@ struct Slot: Sendable {
     var reach: Rect?
     /// The node was given with a `children` array (kept so `scene` round-trips `[]`).
     var hadChildren: Bool
+    /// Hot flags, copied out of the node so searches do not touch the boxed fields.
+    var section: Bool
+    var modal: Bool
+    var userDefault: Bool
+    var hasNext: Bool
 }
 
 /// Where the nodes carrying each binding name are (one registry per track).
@@ -161,8 +166,8 @@ struct SceneStore: Sendable {
     // MARK: Structure
 
     @inline(__always) func node(_ slot: Int) -> Node { slots[slot].box.node }
-    @inline(__always) func isSection(_ slot: Int) -> Bool { slots[slot].box.node.section == true }
-    @inline(__always) func isModal(_ slot: Int) -> Bool { slots[slot].box.node.modal == true }
+    @inline(__always) func isSection(_ slot: Int) -> Bool { slots[slot].section }
+    @inline(__always) func isModal(_ slot: Int) -> Bool { slots[slot].modal }
     /// Sections and modal nodes are units of the sequential order.
     @inline(__always) func isUnit(_ slot: Int) -> Bool { isSection(slot) || isModal(slot) || slot == root }
     @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
@@ -231,7 +236,9 @@ struct SceneStore: Sendable {
             let candidate = n.focusable == true && !disabled && !(n.frame?.isEmpty ?? true)
             let s = Slot(id: n.id, box: NodeBox(own), parent: p, children: [], indexInParent: 0,
                          depth: depth, alive: true, disabled: disabled, candidate: candidate,
-                         candCount: 0, candUnion: nil, reach: nil, hadChildren: n.children != nil)
+                         candCount: 0, candUnion: nil, reach: nil, hadChildren: n.children != nil,
+                         section: n.section == true, modal: n.modal == true,
+                         userDefault: n.defaultFocus?.priority == .userInitiated, hasNext: n.next?.isEmpty == false)
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
