@@ -175,15 +175,20 @@ struct SceneStore: Sendable {
     @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].box.node.frame }
 
     /// True when `a` is `c` or lies inside it.
-    func isInside(_ a: Int, _ c: Int) -> Bool {
+    func isInside(_ a: Int, _ c: Int) -> Bool { Self.isInside(slots, a, c) }
+
+    /// Pre-order (tree order) comparison in O(depth).
+    func precedes(_ a: Int, _ b: Int) -> Bool { Self.precedes(slots, a, b) }
+
+    @inline(__always)
+    static func isInside(_ slots: [Slot], _ a: Int, _ c: Int) -> Bool {
         var x = a
         let dc = slots[c].depth
         while slots[x].depth > dc { x = slots[x].parent }
         return x == c
     }
 
-    /// Pre-order (tree order) comparison in O(depth).
-    func precedes(_ a: Int, _ b: Int) -> Bool {
+    static func precedes(_ slots: [Slot], _ a: Int, _ b: Int) -> Bool {
         if a == b { return false }
         var x = a, y = b
         while slots[x].depth > slots[y].depth { x = slots[x].parent; if x == y { return false } }

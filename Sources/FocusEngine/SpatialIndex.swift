@@ -36,6 +36,16 @@ struct GridLevel: Sendable {
     @inline(__always) func rowHi(_ j: Int) -> Double { j == rows - 1 ? .infinity : originY + Double(j + 1) * cellH }
 }
 
+/// One level's walk along a move: the next line of cells `i` and its lower bound.
+struct ScanCursor { var level: Int; var i: Int; var iMin: Int; var iMax: Int; var jMin: Int; var jMax: Int; var j0: Int; var a: Double; var slack: Double; var lb: Double }
+
+/// What a scan feeds: it visits slots while their lower bound is at most `bound`.
+protocol ScanVisitor {
+    /// The score a slot must not exceed to matter (the best found so far).
+    var bound: Double { get }
+    mutating func visit(_ slot: Int)
+}
+
 /// `x` rounded up, for the positive cell counts of a level (capped far above any real scene).
 private func ceilCount(_ x: Double) -> Double {
     if !(x > 0) { return 1 }
@@ -132,11 +142,10 @@ struct SpatialIndex: Sendable {
     }
 
     /// Visits, for a move from `source` in `direction`, every filed slot whose score could be at most
-    /// `bound()` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
+    /// `visitor.bound` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
     /// frame in the source's beam.
-    func scan(
-        direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?,
-        bound: () -> Double, visit: (Int) -> Void
+    func scan<V: ScanVisitor>(
+        direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?, visitor: inout V
     ) {
         let horizontal = direction.isHorizontal
         let decreasing = direction == .left || direction == .up
@@ -150,11 +159,9 @@ struct SpatialIndex: Sendable {
         let crossHi = horizontal ? s.maxY : s.maxX
         let crossCentre = crossLo + (crossHi - crossLo) / 2
 
-        /// One level's walk along the move: the next line of cells `i` and its lower bound.
-        struct Cursor { var level: Int; var i: Int; var iMin: Int; var iMax: Int; var jMin: Int; var jMax: Int; var j0: Int; var a: Double; var slack: Double; var lb: Double }
         @inline(__always) func majorOf(_ g: GridLevel, _ v: Double) -> Int { horizontal ? g.col(v) : g.row(v) }
         @inline(__always) func crossOf(_ g: GridLevel, _ v: Double) -> Int { horizontal ? g.row(v) : g.col(v) }
-        @inline(__always) func lineLB(_ g: GridLevel, _ c: Cursor) -> Double {
+        @inline(__always) func lineLB(_ g: GridLevel, _ c: ScanCursor) -> Double {
             guard c.i >= c.iMin && c.i <= c.iMax else { return .infinity }
             let gap = decreasing ? sNear - (horizontal ? g.colHi(c.i) : g.rowHi(c.i)) - c.a
                                  : (horizontal ? g.colLo(c.i) : g.rowLo(c.i)) - c.a - sNear
@@ -162,7 +169,7 @@ struct SpatialIndex: Sendable {
             return 13 * major * major
         }
 
-        var cursors: [Cursor] = []
+        var cursors: [ScanCursor] = []
         cursors.reserveCapacity(levels.count)
         for (li, g) in levels.enumerated() where !g.cells.isEmpty {
             let a = horizontal ? g.maxHalfW : g.maxHalfH      // reach along the move
@@ -183,7 +190,7 @@ struct SpatialIndex: Sendable {
             if jMin > jMax { continue }
             var i = decreasing ? majorOf(g, sNear + a + slack) : majorOf(g, sNear - a - slack)
             if decreasing { i = min(i, iMax) } else { i = max(i, iMin) }
-            var c = Cursor(level: li, i: i, iMin: iMin, iMax: iMax, jMin: jMin, jMax: jMax,
+            var c = ScanCursor(level: li, i: i, iMin: iMin, iMax: iMax, jMin: jMin, jMax: jMax,
                            j0: min(max(crossOf(g, crossCentre), jMin), jMax), a: a, slack: slack, lb: 0)
             c.lb = lineLB(g, c)
             cursors.append(c)
@@ -193,7 +200,7 @@ struct SpatialIndex: Sendable {
             var k = -1
             var lowest = Double.infinity
             for n in cursors.indices where cursors[n].lb < lowest { lowest = cursors[n].lb; k = n }
-            if k < 0 || lowest > bound() { return }
+            if k < 0 || lowest > visitor.bound { return }
             let c = cursors[k]
             let g = levels[c.level]
             @inline(__always) func crossLB(_ j: Int) -> Double {
@@ -204,16 +211,16 @@ struct SpatialIndex: Sendable {
             }
             var j = c.j0
             while j >= c.jMin {
-                if lowest + crossLB(j) > bound() { break }
+                if lowest + crossLB(j) > visitor.bound { break }
                 let cell = horizontal ? j * g.cols + c.i : c.i * g.cols + j
-                for slot in g.cells[cell] { visit(Int(slot)) }
+                for slot in g.cells[cell] { visitor.visit(Int(slot)) }
                 j -= 1
             }
             j = c.j0 + 1
             while j <= c.jMax {
-                if lowest + crossLB(j) > bound() { break }
+                if lowest + crossLB(j) > visitor.bound { break }
                 let cell = horizontal ? j * g.cols + c.i : c.i * g.cols + j
-                for slot in g.cells[cell] { visit(Int(slot)) }
+                for slot in g.cells[cell] { visitor.visit(Int(slot)) }
                 j += 1
             }
             cursors[k].i += decreasing ? -1 : 1
