@@ -148,10 +148,9 @@ extension SceneStore {
 
     /// The candidate inside `region` that `df` names (first in tree order).
     func boundCandidate(_ df: DefaultFocus, inside region: Int) -> Int? {
-        guard let set = bindings.nodes[df.binding] else { return nil }
+        guard let set = bindings.pairs[BindingRegistry.Pair(name: df.binding, value: df.value)] else { return nil }
         var best: Int?
-        for s in set where isCandidate(s) && isInside(s, region)
-            && (node(s).bindings ?? []).contains(where: { $0.name == df.binding && $0.value == df.value }) {
+        for s in set where isCandidate(s) && isInside(s, region) {
             if best == nil || precedes(s, best!) { best = s }
         }
         return best

@@ -201,10 +201,13 @@ public struct SceneSession: Sendable {
             }
             throw error
         }
-        var names = Set<String>()
+        var names = Set<BindingRegistry.Pair>()
         for p in upsert {
             var stack = [p.node]
-            while let n = stack.popLast() { names.formUnion((n.bindings ?? []).map(\.name)); stack += n.children ?? [] }
+            while let n = stack.popLast() {
+                names.formUnion((n.bindings ?? []).map { BindingRegistry.Pair(name: $0.name, value: $0.value) })
+                stack += n.children ?? []
+            }
         }
         return afterStructuralChange(before, warnFor: names)
     }
@@ -283,9 +286,7 @@ public struct SceneSession: Sendable {
             let holds = cur.map { bindingsOf($0, track).contains { $0.name == name } } ?? false
             return holds ? changeFocus(to: nil, track: track, cause: cause) : Outcome()
         }
-        let matches = store.sortedInTreeOrder(holders.filter { s in
-            bindingsOf(s, track).contains { $0.name == name && $0.value == value }
-        })
+        let matches = store.sortedInTreeOrder(reg.pairs[BindingRegistry.Pair(name: name, value: value)] ?? [])
         guard let t = matches.first else { throw .noSuchBinding(name: name, value: value) }
         guard store.isCandidate(t) else { throw .notFocusable(id: store.slots[t].id) }
         var out = changeFocus(to: t, track: track, cause: cause)
@@ -589,7 +590,7 @@ extension SceneSession {
     }
 
     /// Keeps or re-evaluates focus after the tree changed and builds the call's events.
-    mutating func afterStructuralChange(_ before: Snapshot, warnFor: Set<String>? = nil) -> Outcome {
+    mutating func afterStructuralChange(_ before: Snapshot, warnFor: Set<BindingRegistry.Pair>? = nil) -> Outcome {
         var events = [draft(.scene)]
         var warnings: [String] = []
         // Main focus: kept when its node survives as a candidate.
@@ -618,14 +619,11 @@ extension SceneSession {
             e.values = values
             events.append(e)
         }
-        for (name, set) in store.bindings.nodes where set.count > 1 && (warnFor?.contains(name) ?? true) {
-            let ordered = store.sortedInTreeOrder(set)
-            if store.bindings.isBool(name) { warnings.append(ambiguity(name: name, value: nil, ordered)); continue }
-            var byValue: [String: [Int]] = [:]
-            for s in ordered { for b in store.node(s).bindings ?? [] where b.name == name { if byValue[b.value ?? ""]?.last != s { byValue[b.value ?? "", default: []].append(s) } } }
-            for (v, nodes) in byValue.sorted(by: { $0.key < $1.key }) where nodes.count > 1 {
-                warnings.append(ambiguity(name: name, value: v, nodes))
-            }
+        // Ambiguous bindings: all of them after a replace, those the patches carry after an update.
+        let pairs = warnFor.map { Array($0) } ?? Array(store.bindings.pairs.keys)
+        for pair in pairs {
+            guard let set = store.bindings.pairs[pair], set.count > 1 else { continue }
+            warnings.append(ambiguity(name: pair.name, value: pair.value, store.sortedInTreeOrder(set)))
         }
         return Outcome(events: stamp(events), warnings: warnings.sorted(), moved: focusedId != before.focused)
     }
