@@ -36,6 +36,16 @@ struct GridLevel: Sendable {
     @inline(__always) func rowHi(_ j: Int) -> Double { j == rows - 1 ? .infinity : originY + Double(j + 1) * cellH }
 }
 
+/// One level's walk along a move: the next line of cells `i` and its lower bound.
+struct ScanCursor { var level: Int; var i: Int; var iMin: Int; var iMax: Int; var jMin: Int; var jMax: Int; var j0: Int; var a: Double; var slack: Double; var lb: Double }
+
+/// What a scan feeds: it visits slots while their lower bound is at most `bound`.
+protocol ScanVisitor {
+    /// The score a slot must not exceed to matter (the best found so far).
+    var bound: Double { get }
+    mutating func visit(_ slot: Int)
+}
+
 /// `x` rounded up, for the positive cell counts of a level (capped far above any real scene).
 private func ceilCount(_ x: Double) -> Double {
     if !(x > 0) { return 1 }
@@ -132,11 +142,10 @@ struct SpatialIndex: Sendable {
     }
 
     /// Visits, for a move from `source` in `direction`, every filed slot whose score could be at most
-    /// `bound()` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
+    /// `visitor.bound` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
     /// frame in the source's beam.
-    func scan(
-        direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?,
-        bound: () -> Double, visit: (Int) -> Void
+    func scan<V: ScanVisitor>(
+        direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?, visitor: inout V
     ) {
         let horizontal = direction.isHorizontal
         let decreasing = direction == .left || direction == .up
@@ -149,61 +158,73 @@ struct SpatialIndex: Sendable {
         let crossLo = horizontal ? s.minY : s.minX
         let crossHi = horizontal ? s.maxY : s.maxX
         let crossCentre = crossLo + (crossHi - crossLo) / 2
-        for g in levels where !g.cells.isEmpty {
+
+        @inline(__always) func majorOf(_ g: GridLevel, _ v: Double) -> Int { horizontal ? g.col(v) : g.row(v) }
+        @inline(__always) func crossOf(_ g: GridLevel, _ v: Double) -> Int { horizontal ? g.row(v) : g.col(v) }
+        @inline(__always) func lineLB(_ g: GridLevel, _ c: ScanCursor) -> Double {
+            guard c.i >= c.iMin && c.i <= c.iMax else { return .infinity }
+            let gap = decreasing ? sNear - (horizontal ? g.colHi(c.i) : g.rowHi(c.i)) - c.a
+                                 : (horizontal ? g.colLo(c.i) : g.rowLo(c.i)) - c.a - sNear
+            let major = max(0, gap - c.slack)
+            return 13 * major * major
+        }
+
+        var cursors: [ScanCursor] = []
+        cursors.reserveCapacity(levels.count)
+        for (li, g) in levels.enumerated() where !g.cells.isEmpty {
             let a = horizontal ? g.maxHalfW : g.maxHalfH      // reach along the move
             let hc = horizontal ? g.maxHalfH : g.maxHalfW     // reach across it
-            let majorCount = horizontal ? g.cols : g.rows
-            let crossCount = horizontal ? g.rows : g.cols
-            func majorOf(_ v: Double) -> Int { horizontal ? g.col(v) : g.row(v) }
-            func crossOf(_ v: Double) -> Int { horizontal ? g.row(v) : g.col(v) }
-            func majorLo(_ i: Int) -> Double { horizontal ? g.colLo(i) : g.rowLo(i) }
-            func majorHi(_ i: Int) -> Double { horizontal ? g.colHi(i) : g.rowHi(i) }
-            func crossLoOf(_ j: Int) -> Double { horizontal ? g.rowLo(j) : g.colLo(j) }
-            func crossHiOf(_ j: Int) -> Double { horizontal ? g.rowHi(j) : g.colHi(j) }
             let slack = 1e-9 * (abs(sNear) + abs(crossCentre) + a + hc + g.cellW + g.cellH + 1)
-            var jMin = 0, jMax = crossCount - 1
-            var iMin = 0, iMax = majorCount - 1
+            var jMin = 0, jMax = (horizontal ? g.rows : g.cols) - 1
+            var iMin = 0, iMax = (horizontal ? g.cols : g.rows) - 1
             if beamOnly {
-                jMin = crossOf(crossLo - hc - slack)
-                jMax = crossOf(crossHi + hc + slack)
+                jMin = crossOf(g, crossLo - hc - slack)
+                jMax = crossOf(g, crossHi + hc + slack)
             }
             if let clip {
                 // Frames inside `clip` have their centres inside it.
                 let (mLo, mHi, cLo, cHi) = horizontal ? (clip.minX, clip.maxX, clip.minY, clip.maxY) : (clip.minY, clip.maxY, clip.minX, clip.maxX)
-                iMin = majorOf(mLo - slack); iMax = majorOf(mHi + slack)
-                jMin = max(jMin, crossOf(cLo - slack)); jMax = min(jMax, crossOf(cHi + slack))
-                if jMin > jMax { continue }
+                iMin = majorOf(g, mLo - slack); iMax = majorOf(g, mHi + slack)
+                jMin = max(jMin, crossOf(g, cLo - slack)); jMax = min(jMax, crossOf(g, cHi + slack))
             }
-            let j0 = min(max(crossOf(crossCentre), jMin), jMax)
-            var i = decreasing ? majorOf(sNear + a + slack) : majorOf(sNear - a - slack)
+            if jMin > jMax { continue }
+            var i = decreasing ? majorOf(g, sNear + a + slack) : majorOf(g, sNear - a - slack)
             if decreasing { i = min(i, iMax) } else { i = max(i, iMin) }
-            while i >= iMin && i <= iMax {
-                let gap = decreasing ? sNear - majorHi(i) - a : majorLo(i) - a - sNear
-                let major = max(0, gap - slack)
-                let mLB = 13 * major * major
-                if mLB > bound() { break }
-                func crossLB(_ j: Int) -> Double {
-                    let lo = crossLoOf(j), hi = crossHiOf(j)
-                    let d = crossCentre < lo ? lo - crossCentre : (crossCentre > hi ? crossCentre - hi : 0)
-                    let m = max(0, d - slack)
-                    return m * m
-                }
-                var j = j0
-                while j >= jMin {
-                    if mLB + crossLB(j) > bound() { break }
-                    let c = horizontal ? j * g.cols + i : i * g.cols + j
-                    for slot in g.cells[c] { visit(Int(slot)) }
-                    j -= 1
-                }
-                j = j0 + 1
-                while j <= jMax {
-                    if mLB + crossLB(j) > bound() { break }
-                    let c = horizontal ? j * g.cols + i : i * g.cols + j
-                    for slot in g.cells[c] { visit(Int(slot)) }
-                    j += 1
-                }
-                i += decreasing ? -1 : 1
+            var c = ScanCursor(level: li, i: i, iMin: iMin, iMax: iMax, jMin: jMin, jMax: jMax,
+                           j0: min(max(crossOf(g, crossCentre), jMin), jMax), a: a, slack: slack, lb: 0)
+            c.lb = lineLB(g, c)
+            cursors.append(c)
+        }
+        // Lines of all levels in order of their lower bound, until none can beat the best.
+        while true {
+            var k = -1
+            var lowest = Double.infinity
+            for n in cursors.indices where cursors[n].lb < lowest { lowest = cursors[n].lb; k = n }
+            if k < 0 || lowest > visitor.bound { return }
+            let c = cursors[k]
+            let g = levels[c.level]
+            @inline(__always) func crossLB(_ j: Int) -> Double {
+                let lo = horizontal ? g.rowLo(j) : g.colLo(j), hi = horizontal ? g.rowHi(j) : g.colHi(j)
+                let d = crossCentre < lo ? lo - crossCentre : (crossCentre > hi ? crossCentre - hi : 0)
+                let m = max(0, d - c.slack)
+                return m * m
             }
+            var j = c.j0
+            while j >= c.jMin {
+                if lowest + crossLB(j) > visitor.bound { break }
+                let cell = horizontal ? j * g.cols + c.i : c.i * g.cols + j
+                for slot in g.cells[cell] { visitor.visit(Int(slot)) }
+                j -= 1
+            }
+            j = c.j0 + 1
+            while j <= c.jMax {
+                if lowest + crossLB(j) > visitor.bound { break }
+                let cell = horizontal ? j * g.cols + c.i : c.i * g.cols + j
+                for slot in g.cells[cell] { visitor.visit(Int(slot)) }
+                j += 1
+            }
+            cursors[k].i += decreasing ? -1 : 1
+            cursors[k].lb = lineLB(g, cursors[k])
         }
     }
 
