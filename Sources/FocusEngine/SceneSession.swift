@@ -527,11 +527,15 @@ extension SceneSession {
         let start = slot(track)
         var cur = start
         var moved = false
-        for _ in 0..<steps {
+        var steps = steps
+        var taken: UInt = 0
+        while taken < steps {
             guard let t = sequentialTarget(from: cur, forward: forward, wrap: wrap, crown: crown, track: track), t != cur else { break }
             cur = t
             moved = true
-            if t == start { break }
+            taken += 1
+            // Back where it started after `taken` steps: only the remainder of the cycle matters.
+            if t == start { steps = taken + (steps - taken) % taken }
         }
         guard moved, let cur, cur != start else {
             return Outcome(events: [draft(.blocked, from: track == .main ? focusedId : a11yId, cause: cause, track: track)])
