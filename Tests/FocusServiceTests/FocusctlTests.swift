@@ -255,7 +255,8 @@ struct FocusctlTests {
         #expect(picture.lines.count == 40)
         #expect(picture.lines.allSatisfy { $0.count <= 120 })
         #expect(picture.lines[0].contains("focused heroFeatured"))
-        let marked = picture.lines.filter { $0.contains("▶") }
+        // The last line is the legend, which shows the marker too.
+        let marked = picture.lines.dropLast().filter { $0.contains("▶") }
         #expect(marked.count == 1)
         #expect(marked.first?.contains("▶heroFeatured") == true, "\(picture.output)")
         for id in ["tabHome", "search", "heroTrending", "tile00", "tile24", "volume", "signOut"] {
@@ -264,7 +265,7 @@ struct FocusctlTests {
         #expect(daemon.focusctl("move", "right").status == 0)
         let moved = daemon.focusctl("watch", "--once")
         #expect(moved.lines.count == 30, "100x30 when standard output is not a terminal")
-        #expect(moved.lines.filter { $0.contains("▶") }.count == 1)
+        #expect(moved.lines.dropLast().filter { $0.contains("▶") }.count == 1)
         #expect(moved.output.contains("▶heroTrending"), "\(moved.output)")
     }
 
@@ -276,11 +277,12 @@ struct FocusctlTests {
             "state", "scenes", "devices", "move", "focus", "binding", "reset", "send", "set-scene", "lint",
             "monitor", "watch",
         ]
-        let listed = help.lines.drop { $0 != "SUBCOMMANDS:" }.compactMap { line -> String? in
-            guard line.hasPrefix("  "), let word = line.split(separator: " ").first, !line.hasPrefix("   ") else { return nil }
-            return String(word)
-        }
-        #expect(listed == commands, "\(help.output)")
+        // The section runs from its heading to the first blank line; each entry starts at column
+        // 3 with the command's name, followed by its summary.
+        let section = help.lines.drop { $0 != "SUBCOMMANDS:" }.dropFirst().prefix { !$0.isEmpty }
+        let entries = section.filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.map { $0.split(separator: " ") }
+        #expect(entries.map { String($0[0]) } == commands, "\(help.output)")
+        #expect(entries.allSatisfy { $0.count > 3 }, "every command has a summary")
         for option in ["-s, --socket", "-j, --json", "-r, --raw", "-q"] {
             #expect(help.output.contains(option))
         }
