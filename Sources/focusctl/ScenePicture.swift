@@ -26,6 +26,8 @@ struct ScenePicture {
     static let accessibilityMarker: Character = "◆"
 
     private(set) var rows: [[Cell]]
+    /// For each cell, the index of the last box drawn over it (border or inside), or -1.
+    private var owners: [[Int]]
     let width: Int
     let height: Int
 
@@ -49,6 +51,7 @@ struct ScenePicture {
         self.width = max(width, 1)
         self.height = max(height, 1)
         rows = Array(repeating: Array(repeating: Cell(), count: self.width), count: self.height)
+        owners = Array(repeating: Array(repeating: -1, count: self.width), count: self.height)
 
         var boxes: [(node: Node, frame: Rect, candidate: Bool)] = []
         Self.collect(scene.root, disabledAbove: false, into: &boxes)
@@ -56,15 +59,25 @@ struct ScenePicture {
 
         let mapper = Mapper(bounds: bounds, width: self.width, height: self.height)
         var focusedBox: (Node, Rect)?
-        for box in boxes {
+        var containerLabels: [(box: (left: Int, top: Int, right: Int, bottom: Int), owner: Int, label: String)] = []
+        for (index, box) in boxes.enumerated() {
             if box.node.id == focused && box.candidate {
                 focusedBox = (box.node, box.frame)
                 continue
             }
             var label = box.node.id
             if box.node.id == accessibilityFocused { label = String(Self.accessibilityMarker) + label }
-            draw(mapper.cells(box.frame), label: label, style: box.candidate ? .candidate : .container)
+            let cells = mapper.cells(box.frame)
+            claim(cells, owner: index)
+            if box.candidate {
+                draw(cells, label: label, style: .candidate)
+            } else {
+                draw(cells, label: nil, style: .container)
+                containerLabels.append((cells, index, label))
+            }
         }
+        // Containers are labelled once their children are drawn, where the children leave room.
+        for (box, owner, label) in containerLabels { placeContainerLabel(label, in: box, owner: owner) }
         if let (node, frame) = focusedBox {
             var label = String(Self.focusMarker) + node.id
             if node.id == accessibilityFocused { label = String(Self.accessibilityMarker) + label }
@@ -105,7 +118,7 @@ struct ScenePicture {
 
     // MARK: Drawing
 
-    private mutating func draw(_ box: (left: Int, top: Int, right: Int, bottom: Int), label: String, style: Style) {
+    private mutating func draw(_ box: (left: Int, top: Int, right: Int, bottom: Int), label: String?, style: Style) {
         let (left, top, right, bottom) = box
         if bottom > top {
             for column in left...right {
@@ -124,15 +137,65 @@ struct ScenePicture {
                 put(right, top, style.flatRight, style)
             }
         }
-        // A candidate's id goes inside its box when it is three or more rows high; a container's
-        // (and a flat box's) on its top edge, where its children leave it visible.
-        let labelRow = bottom - top >= 2 && style.vertical != Style.container.vertical ? top + 1 : top
+        guard let label else { return }
+        // The id goes inside a box three or more rows high, else on its top edge.
+        let labelRow = bottom - top >= 2 ? top + 1 : top
         let room = right > left ? right - left - 1 : 1
         let text = Self.truncate(label, to: room)
         let start = right > left ? left + 1 : left
         let attribute: Attribute = style.attribute == .bold ? .highlight : .plain
         for (offset, character) in text.enumerated() {
             put(start + offset, labelRow, character, attribute: attribute)
+        }
+    }
+
+    /// Writes a container's id on its top edge where no child covers it, else in the first blank
+    /// stretch inside it (padded by a space each side), else nowhere.
+    private mutating func placeContainerLabel(
+        _ label: String, in box: (left: Int, top: Int, right: Int, bottom: Int), owner: Int
+    ) {
+        let (left, top, right, bottom) = box
+        let first = max(left + 1, 0), last = min(right - 1, width - 1)
+        guard first <= last, top < height, bottom >= 0 else { return }
+        let text = Self.truncate(label, to: last - first + 1)
+        let length = text.count
+        func freeRun(row: Int, from: Int, allowed: (Character) -> Bool, padding: Int) -> Int? {
+            guard row >= 0, row < height else { return nil }
+            var start = from
+            var column = from
+            while column <= last {
+                if owners[row][column] != owner || !allowed(rows[row][column].character) {
+                    start = column + 1
+                } else if column - start + 1 >= length + 2 * padding {
+                    return start + padding
+                }
+                column += 1
+            }
+            return nil
+        }
+        let edge: Character = Style.container.horizontal
+        var spot: (column: Int, row: Int)?
+        if let column = freeRun(row: top, from: first, allowed: { $0 == edge }, padding: 0) {
+            spot = (column, top)
+        } else if bottom - top >= 2 {
+            for row in (top + 1)..<bottom {
+                if let column = freeRun(row: row, from: first, allowed: { $0 == " " }, padding: 1) {
+                    spot = (column, row)
+                    break
+                }
+            }
+        }
+        guard let spot else { return }
+        for (offset, character) in text.enumerated() { put(spot.column + offset, spot.row, character, attribute: .plain) }
+    }
+
+    /// Marks the cells of a box (border and inside) as the box `owner`'s.
+    private mutating func claim(_ box: (left: Int, top: Int, right: Int, bottom: Int), owner: Int) {
+        let left = max(box.left, 0), right = min(box.right, width - 1)
+        let top = max(box.top, 0), bottom = min(box.bottom, height - 1)
+        guard left <= right, top <= bottom else { return }
+        for row in top...bottom {
+            for column in left...right { owners[row][column] = owner }
         }
     }
 
