@@ -1,10 +1,6 @@
 import ArgumentParser
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// `focusctl`: talks to focusd over its Varlink socket, in the manner of swaymsg and varlinkctl.
 @main

@@ -1,10 +1,6 @@
 import Varlink
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Where a command's results go: short lines, JSON, or nothing (`-q`).
 ///

@@ -34,7 +34,9 @@ struct ScenesCommand: ClientCommand {
         let reply = try call("io.focusd.Focus.ListScenes")
         let scenes = try reply.member("scenes", as: [String].self)
         let active = try reply.member("active", as: String?.self)
-        output.reply(reply) { scenes.map { $0 == active ? "* \($0)" : "  \($0)" } }
+        output.reply(reply) {
+            scenes.isEmpty ? ["(no scenes)"] : scenes.map { $0 == active ? "* \($0)" : "  \($0)" }
+        }
     }
 }
 
