@@ -73,7 +73,7 @@ extension ClientCommand {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            let failure = CommandFailure.from(error, socket: global.socketPath)
+            let failure = CommandFailure.from(error, socket: global.socketPath ?? "the default socket")
             if let message = failure.message { output.message(message) }
             throw failure.exitCode
         }

@@ -29,17 +29,18 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customShort("q"), help: "Print nothing; report the outcome by the exit code only.")
     var quiet = false
 
-    /// The socket path to use: `--socket`, else the daemon's own default (service.md §1).
-    var socketPath: String {
+    /// The socket path to use: `--socket`, else the daemon's own default (service.md §1); nil
+    /// when that default needs `$XDG_RUNTIME_DIR` and it is not set.
+    var socketPath: String? {
         if let socket { return socket }
         return Self.defaultSocketPath(environment: Environment.value)
     }
 
     /// The default socket path for a given environment lookup, as focusd places it.
-    static func defaultSocketPath(environment: (String) -> String?) -> String {
+    static func defaultSocketPath(environment: (String) -> String?) -> String? {
         if let path = environment("FOCUSD_SOCKET"), !path.isEmpty { return path }
         if getuid() == 0 { return "/run/focusd/focusd.sock" }
-        let runtime = environment("XDG_RUNTIME_DIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
+        guard let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return nil }
         return "\(runtime)/focusd/focusd.sock"
     }
 
@@ -50,7 +51,9 @@ struct GlobalOptions: ParsableArguments {
 
     /// Connects to focusd, turning a failure into a message that says what to do.
     func connect(timeout: Duration? = .seconds(30)) throws(CommandFailure) -> VarlinkClient {
-        let path = socketPath
+        guard let path = socketPath else {
+            throw .connection("XDG_RUNTIME_DIR is not set, so focusd's socket has no default: pass -s/--socket PATH or set FOCUSD_SOCKET")
+        }
         do {
             return try VarlinkClient(path: path, timeout: timeout)
         } catch {
