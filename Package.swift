@@ -99,7 +99,8 @@ let package = Package(
             dependencies: [
                 "FocusService", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-            ]
+            ],
+            exclude: ["watch-capture.txt"]
         ),
     ],
     swiftLanguageModes: [.v6]
