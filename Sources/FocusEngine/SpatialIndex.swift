@@ -51,6 +51,9 @@ struct GridLevel: Sendable {
     /// Rows and columns that ever held a frame (a superset of the occupied ones; only grows).
     var everRows: (lo: Int, hi: Int) = (Int.max, -1)
     var everCols: (lo: Int, hi: Int) = (Int.max, -1)
+    /// A box holding every frame ever filed here (only grows), so a scan can pass over a level
+    /// with nothing ahead of the source, in its beam, or in its clip without any cell arithmetic.
+    var reach = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
 
     init(geo: GridGeometry) {
         self.geo = geo
@@ -61,9 +64,10 @@ struct GridLevel: Sendable {
         rowLast = Array(repeating: -1, count: geo.rows)
     }
 
-    /// Files `slot` in cell `c`.
-    mutating func add(_ slot: Int32, cell c: Int) {
+    /// Files `slot`, whose frame is `rect`, in cell `c`.
+    mutating func add(_ slot: Int32, cell c: Int, rect: Rect) {
         cells[c].append(slot)
+        reach = (min(reach.minX, rect.minX), min(reach.minY, rect.minY), max(reach.maxX, rect.maxX), max(reach.maxY, rect.maxY))
         let col = c % geo.cols, row = c / geo.cols
         colFirst[col] = min(colFirst[col], Int32(row))
         colLast[col] = max(colLast[col], Int32(row))
@@ -212,7 +216,7 @@ struct SpatialIndex: Sendable {
         while ky < maxKY && rect.height > baseH * Double(1 << ky) { ky += 1 }
         let l = levelIndex(kx: kx, ky: ky)
         let c = levels[l].geo.row(rect.midY) * levels[l].geo.cols + levels[l].geo.col(rect.midX)
-        levels[l].add(Int32(slot), cell: c)
+        levels[l].add(Int32(slot), cell: c, rect: rect)
         levels[l].geo.maxHalfW = max(levels[l].geo.maxHalfW, rect.width / 2)
         levels[l].geo.maxHalfH = max(levels[l].geo.maxHalfH, rect.height / 2)
         level[slot] = Int32(l)
@@ -260,7 +264,23 @@ struct SpatialIndex: Sendable {
         levels.withUnsafeBufferPointer { lv in
             withUnsafeTemporaryAllocation(of: ScanCursor.self, capacity: lv.count) { cursors in
                 var n = 0
-                for li in lv.indices where !lv[li].cells.isEmpty {
+                for li in lv.indices {
+                    // Nothing of the level ahead of the source, in its beam (when only the beam
+                    // matters) or in the clip: no frame here can score (Measure.inDirection / inBeam).
+                    let r = lv[li].reach
+                    if r.minX > r.maxX { continue }
+                    let ahead = switch direction {
+                    case .left: r.minX < s.minX
+                    case .right: r.maxX > s.maxX
+                    case .up: r.minY < s.minY
+                    default: r.maxY > s.maxY
+                    }
+                    if !ahead { continue }
+                    if beamOnly {
+                        let (lo, hi) = horizontal ? (r.minY, r.maxY) : (r.minX, r.maxX)
+                        if !(hi > crossLo && lo < crossHi) { continue }
+                    }
+                    if let clip, r.maxX < clip.minX || r.minX > clip.maxX || r.maxY < clip.minY || r.minY > clip.maxY { continue }
                     let g = lv[li].geo
                     let a = horizontal ? g.maxHalfW : g.maxHalfH      // reach along the move
                     let hc = horizontal ? g.maxHalfH : g.maxHalfW     // reach across it
