@@ -514,7 +514,7 @@ extension SceneSession {
     }
 
     /// Bumps the revision once and stamps `events` with it.
-    mutating func stamp(_ events: [Event]) -> [Event] {
+    mutating func stamp(_ events: consuming [Event]) -> [Event] {
         currentRevision += 1
         var events = events
         for i in events.indices { events[i].revision = currentRevision }
