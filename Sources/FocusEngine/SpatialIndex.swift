@@ -41,7 +41,10 @@ struct GridGeometry: Sendable {
 /// blocked at a scene edge would otherwise visit every line up to the edge).
 struct GridLevel: Sendable {
     var geo: GridGeometry
-    var cells: [[Int32]]
+    /// Per cell: one slot filed there (-1: the cell is empty), inline so that a scan reads the
+    /// cells of a line from one contiguous array; `more` holds any further slots of the cell.
+    var head: [Int32]
+    var more: [[Int32]]
     /// Per column: the first and last row whose cell is not empty (`Int32.max` / -1 when none).
     var colFirst: [Int32]
     var colLast: [Int32]
@@ -57,16 +60,20 @@ struct GridLevel: Sendable {
 
     init(geo: GridGeometry) {
         self.geo = geo
-        cells = Array(repeating: [], count: geo.cols * geo.rows)
+        head = Array(repeating: -1, count: geo.cols * geo.rows)
+        more = Array(repeating: [], count: geo.cols * geo.rows)
         colFirst = Array(repeating: .max, count: geo.cols)
         colLast = Array(repeating: -1, count: geo.cols)
         rowFirst = Array(repeating: .max, count: geo.rows)
         rowLast = Array(repeating: -1, count: geo.rows)
     }
 
+    /// Whether no slot is filed in cell `c`.
+    @inline(__always) func isEmpty(_ c: Int) -> Bool { head[c] < 0 }
+
     /// Files `slot`, whose frame is `rect`, in cell `c`.
     mutating func add(_ slot: Int32, cell c: Int, rect: Rect) {
-        cells[c].append(slot)
+        if head[c] < 0 { head[c] = slot } else { more[c].append(slot) }
         reach = (min(reach.minX, rect.minX), min(reach.minY, rect.minY), max(reach.maxX, rect.maxX), max(reach.maxY, rect.maxY))
         let col = c % geo.cols, row = c / geo.cols
         colFirst[col] = min(colFirst[col], Int32(row))
@@ -79,30 +86,34 @@ struct GridLevel: Sendable {
 
     /// Unfiles `slot` from cell `c`, narrowing its column's and row's extents when the cell empties.
     mutating func remove(_ slot: Int32, cell c: Int) {
-        guard let k = cells[c].firstIndex(of: slot) else { return }
-        cells[c].swapAt(k, cells[c].count - 1)
-        cells[c].removeLast()
-        guard cells[c].isEmpty else { return }
+        if head[c] == slot {
+            head[c] = more[c].popLast() ?? -1
+        } else {
+            guard let k = more[c].firstIndex(of: slot) else { return }
+            more[c].swapAt(k, more[c].count - 1)
+            more[c].removeLast()
+        }
+        guard head[c] < 0 else { return }
         let cols = geo.cols
         let col = c % cols, row = c / cols
         // The column: the next non-empty row inwards from the end that emptied.
         if colFirst[col] == Int32(row) {
             var r = row + 1
-            while r <= Int(colLast[col]) && cells[r * cols + col].isEmpty { r += 1 }
+            while r <= Int(colLast[col]) && head[r * cols + col] < 0 { r += 1 }
             if r > Int(colLast[col]) { colFirst[col] = .max; colLast[col] = -1 } else { colFirst[col] = Int32(r) }
         } else if colLast[col] == Int32(row) {
             var r = row - 1
-            while r > Int(colFirst[col]) && cells[r * cols + col].isEmpty { r -= 1 }
+            while r > Int(colFirst[col]) && head[r * cols + col] < 0 { r -= 1 }
             colLast[col] = Int32(r)
         }
         // The row likewise.
         if rowFirst[row] == Int32(col) {
             var i = col + 1
-            while i <= Int(rowLast[row]) && cells[row * cols + i].isEmpty { i += 1 }
+            while i <= Int(rowLast[row]) && head[row * cols + i] < 0 { i += 1 }
             if i > Int(rowLast[row]) { rowFirst[row] = .max; rowLast[row] = -1 } else { rowFirst[row] = Int32(i) }
         } else if rowLast[row] == Int32(col) {
             var i = col - 1
-            while i > Int(rowFirst[row]) && cells[row * cols + i].isEmpty { i -= 1 }
+            while i > Int(rowFirst[row]) && head[row * cols + i] < 0 { i -= 1 }
             rowLast[row] = Int32(i)
         }
     }
@@ -325,11 +336,16 @@ struct SpatialIndex: Sendable {
                         let m = max(0, d - c.slack)
                         return m * m
                     }
-                    lv[c.level].cells.withUnsafeBufferPointer { cells in
+                    lv[c.level].head.withUnsafeBufferPointer { head in
                         @inline(__always) func visitCell(_ j: Int) {
                             let cell = horizontal ? j * g.cols + c.i : c.i * g.cols + j
-                            cells[cell].withUnsafeBufferPointer { slots in
-                                for slot in slots { visitor.visit(Int(slot)) }
+                            let first = head[cell]
+                            if first < 0 { return }
+                            visitor.visit(Int(first))
+                            lv[c.level].more.withUnsafeBufferPointer { more in
+                                more[cell].withUnsafeBufferPointer { slots in
+                                    for slot in slots { visitor.visit(Int(slot)) }
+                                }
                             }
                         }
                         var j = c.j0
@@ -359,7 +375,12 @@ struct SpatialIndex: Sendable {
             let g = level.geo
             let c0 = g.col(r.minX - g.maxHalfW), c1 = g.col(r.maxX + g.maxHalfW)
             let r0 = g.row(r.minY - g.maxHalfH), r1 = g.row(r.maxY + g.maxHalfH)
-            for j in r0...r1 { for i in c0...c1 { for slot in level.cells[j * g.cols + i] { visit(Int(slot)) } } }
+            for j in r0...r1 {
+                for i in c0...c1 where !level.isEmpty(j * g.cols + i) {
+                    visit(Int(level.head[j * g.cols + i]))
+                    for slot in level.more[j * g.cols + i] { visit(Int(slot)) }
+                }
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ struct IndexOccupancyTests {
         var out = (colFirst: [Int32](repeating: .max, count: g.cols), colLast: [Int32](repeating: -1, count: g.cols),
                    rowFirst: [Int32](repeating: .max, count: g.rows), rowLast: [Int32](repeating: -1, count: g.rows))
         for row in 0..<g.rows {
-            for col in 0..<g.cols where !level.cells[row * g.cols + col].isEmpty {
+            for col in 0..<g.cols where !level.isEmpty(row * g.cols + col) {
                 out.colFirst[col] = min(out.colFirst[col], Int32(row))
                 out.colLast[col] = max(out.colLast[col], Int32(row))
                 out.rowFirst[row] = min(out.rowFirst[row], Int32(col))
