@@ -36,7 +36,7 @@ extension SceneStore {
             guard f == nil || isSection(a) || a == modal || a == root else { continue }
             let c = a
             if let w = search(in: c, from: input.source, input: input) { return enter(w, input: input) }
-            if isSection(c), let axis = node(c).wrap, let box = targetFrame(c) ?? frame(c) {
+            if isSection(c), slots[c].wraps, let axis = node(c).wrap, let box = targetFrame(c) ?? frame(c) {
                 let applies = switch axis {
                 case .both: true
                 case .horizontal: input.direction.isHorizontal
@@ -110,11 +110,11 @@ extension SceneStore {
             a = slots[a].parent
         }
         if let c = outermost {
-            if isSection(c), node(c).remembersLastFocus == true,
+            if isSection(c), slots[c].remembers,
                let last = input.remembered[slots[c].id], let l = idToSlot[last], isCandidate(l), isInside(l, c) {
                 return .focus(l)
             }
-            if let df = node(c).defaultFocus, df.priority == .userInitiated, let t = boundCandidate(df, inside: c) {
+            if slots[c].userDefault, let df = node(c).defaultFocus, df.priority == .userInitiated, let t = boundCandidate(df, inside: c) {
                 return .focus(t)
             }
         }
