@@ -3,7 +3,9 @@
 // level whose cells are at least as large as the frame, so a cell bounds where the frames filed in
 // it can reach (cell range ± the level's largest half extent). A search walks cells outwards from
 // the source and stops when a cell's lower bound on the score exceeds the best score found, which
-// makes it exact: it returns what scoring every target would (focus.md §2).
+// makes it exact: it returns what scoring every target would (focus.md §2). Lines holding nothing
+// in the searched band, and levels holding nothing ahead / in the beam / in the clip, are skipped
+// outright, so a move that ends blocked at a scene edge costs no more than one that lands nearby.
 
 /// The geometry of one grid level: cells of `cellW × cellH` from `originX, originY`; edge cells
 /// reach to infinity. Plain values, so a scan can keep it in its cursor without retaining storage.
