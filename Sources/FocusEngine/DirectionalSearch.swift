@@ -27,21 +27,16 @@ extension SceneStore {
         if let f, slots[f].hasNext, let target = node(f).next?[input.direction.rawValue] {
             return override(target, input: input, modal: modal)
         }
-        // The containers searched, innermost first.
-        var containers: [Int] = []
-        if let f {
-            var a = f
-            while a >= 0 {
-                if isSection(a) || a == modal || a == root { containers.append(a) }
-                if a == modal { break }
-                a = slots[a].parent
-            }
-        } else {
-            containers = [root]
-        }
-        for c in containers {
+        // The containers searched, innermost first: the sections holding focus, the modal node
+        // bounding it, the root (climbed one by one, without building a list on every move).
+        var next: Int? = f ?? root
+        while let a = next {
+            next = f == nil || a == modal ? nil : slots[a].parent
+            if next == -1 { next = nil }
+            guard f == nil || isSection(a) || a == modal || a == root else { continue }
+            let c = a
             if let w = search(in: c, from: input.source, input: input) { return enter(w, input: input) }
-            if isSection(c), let axis = node(c).wrap, let box = targetFrame(c) ?? frame(c) {
+            if isSection(c), slots[c].wraps, let axis = node(c).wrap, let box = targetFrame(c) ?? frame(c) {
                 let applies = switch axis {
                 case .both: true
                 case .horizontal: input.direction.isHorizontal
@@ -115,11 +110,11 @@ extension SceneStore {
             a = slots[a].parent
         }
         if let c = outermost {
-            if isSection(c), node(c).remembersLastFocus == true,
+            if isSection(c), slots[c].remembers,
                let last = input.remembered[slots[c].id], let l = idToSlot[last], isCandidate(l), isInside(l, c) {
                 return .focus(l)
             }
-            if let df = node(c).defaultFocus, df.priority == .userInitiated, let t = boundCandidate(df, inside: c) {
+            if slots[c].userDefault, let df = node(c).defaultFocus, df.priority == .userInitiated, let t = boundCandidate(df, inside: c) {
                 return .focus(t)
             }
         }

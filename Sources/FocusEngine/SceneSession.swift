@@ -399,7 +399,7 @@ extension SceneSession {
     mutating func remember(_ slot: Int) {
         var a = store.slots[slot].parent
         while a >= 0 {
-            if store.isSection(a), store.node(a).remembersLastFocus == true { remembered[store.slots[a].id] = store.slots[slot].id }
+            if store.isSection(a), store.slots[a].remembers { remembered[store.slots[a].id] = store.slots[slot].id }
             a = store.slots[a].parent
         }
     }
@@ -452,7 +452,7 @@ extension SceneSession {
         var out: [String: String] = [:]
         var a = f
         while a >= 0 {
-            if let values = store.node(a).values { for (k, v) in values where out[k] == nil { out[k] = v } }
+            if store.slots[a].hasValues, let values = store.node(a).values { for (k, v) in values where out[k] == nil { out[k] = v } }
             a = store.slots[a].parent
         }
         return out
@@ -514,7 +514,7 @@ extension SceneSession {
     }
 
     /// Bumps the revision once and stamps `events` with it.
-    mutating func stamp(_ events: [Event]) -> [Event] {
+    mutating func stamp(_ events: consuming [Event]) -> [Event] {
         currentRevision += 1
         var events = events
         for i in events.indices { events[i].revision = currentRevision }

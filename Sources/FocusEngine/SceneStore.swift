@@ -33,6 +33,10 @@ struct Slot: Sendable {
     var modal: Bool
     var userDefault: Bool
     var hasNext: Bool
+    /// More hot flags read on every move (each node's box is a separate allocation, often cold).
+    var remembers: Bool
+    var wraps: Bool
+    var hasValues: Bool
 }
 
 /// Where the nodes carrying each binding name are (one registry per track).
@@ -255,7 +259,8 @@ struct SceneStore: Sendable {
                          depth: depth, alive: true, disabled: disabled, candidate: candidate,
                          candCount: 0, candUnion: nil, reach: nil, hadChildren: n.children != nil,
                          section: n.section == true, modal: n.modal == true,
-                         userDefault: n.defaultFocus?.priority == .userInitiated, hasNext: n.next?.isEmpty == false)
+                         userDefault: n.defaultFocus?.priority == .userInitiated, hasNext: n.next?.isEmpty == false,
+                         remembers: n.remembersLastFocus == true, wraps: n.wrap != nil, hasValues: n.values != nil)
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
