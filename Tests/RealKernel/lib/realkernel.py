@@ -29,11 +29,23 @@ def check(condition, message):
         raise Fail(message)
 
 
+# The daemons a scenario started (their logs are printed when it fails).
+STARTED = []
+
+
 def scenario(body):
-    """Runs `body()`, prints `ok: <what it returned>` or `FAIL: <why>`, exits 0 or 1."""
+    """Runs `body()`, prints `ok: <what it returned>` or `FAIL: <why>`, exits 0 or 1.
+
+    On a failure the end of each focusd log comes first (the last line stays the reason).
+    """
     try:
         summary = body()
-    except Fail as e:
+    except Exception as e:
+        for daemon in STARTED:
+            print(f"--- focusd log (end) ---\n{daemon.log_tail(40, sep=chr(10))}", flush=True)
+        if not isinstance(e, Fail):
+            import traceback
+            traceback.print_exc(file=sys.stdout)
         print(f"FAIL: {e}", flush=True)
         sys.exit(1)
     print(f"ok: {summary}", flush=True)
@@ -227,13 +239,28 @@ class Focusd:
             prefix = ["setpriv", f"--reuid={as_user}", f"--regid={as_user}", "--clear-groups"]
         argv = prefix + [FOCUSD] + (["--demo"] if demo else []) + ["--socket", self.socket, "--log-level", "debug"] + list(args)
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(lambda: os.path.exists(self.socket) or self.proc.poll() is not None, 60, "focusd's socket")
+        STARTED.append(self)
+        # The socket file exists from bind(); calls work once focusd listens and serves, and the
+        # demo scene is installed right after the server starts.
+        wait_until(lambda: self._serving(demo) or self.proc.poll() is not None, 60, "focusd to serve its socket")
         check(self.proc.poll() is None, f"focusd exited {self.proc.returncode} at start: {self.log_tail()}")
 
-    def log_tail(self, n=10):
+    def _serving(self, demo):
+        if not os.path.exists(self.socket):
+            return False
+        try:
+            if demo:
+                self.call("GetState", scene="demo")
+            else:
+                self.devices()
+            return True
+        except Exception:
+            return False
+
+    def log_tail(self, n=10, sep=" | "):
         self.log.flush()
         with open("/tmp/focusd.log") as f:
-            return " | ".join(f.read().splitlines()[-n:])
+            return sep.join(f.read().splitlines()[-n:])
 
     def connection(self, interface="io.focusd.Focus"):
         import varlink  # varlink 31.0.0 from PyPI, installed by run.sh into the build directory
