@@ -265,7 +265,13 @@ final class LoopCore {
         entry.failures = 0
         let deviceClass = policy.deviceClass ?? configuration.classify(identity)
         entry.info.deviceClass = deviceClass
-        let backend = chooseBackend(deviceClass, forced: policy.backend)
+        let backend: Backend
+        switch chooseBackend(deviceClass, forced: policy.backend) {
+        case .read(let chosen): backend = chosen
+        case .unusable(let problem):
+            logger.warning("device is a \(deviceClass.rawValue) and cannot be used: \(problem)", metadata: ["id": "\(entry.id)"])
+            return list(entry, problem: problem)
+        }
         entry.info.backend = backend
         logger.info("device is a \(deviceClass.rawValue), read with \(backend.rawValue)", metadata: ["id": "\(entry.id)", "name": "\(identity.name)"])
         if backend == .libinput, let libinput {
@@ -295,28 +301,21 @@ final class LoopCore {
         deviceReady(entry.node)
     }
 
-    /// The one place that picks a device's reader: libinput for touch surfaces when udevd runs
-    /// (its path backend needs the udev database), libevdev for everything else.
-    /// A device that gets libevdev instead of a wanted libinput is still used, so that is logged,
-    /// not listed as a problem.
-    private func chooseBackend(_ deviceClass: DeviceClass, forced: Backend?) -> Backend {
-        let wanted = forced ?? (deviceClass == .touchpad && udev != nil ? .libinput : .libevdev)
-        guard wanted == .libinput else { return .libevdev }
-        guard udev != nil else {
-            logger.warning("libinput needs udevd, which does not run: reading with libevdev")
-            return .libevdev
+    /// The one place that picks a device's reader (`BackendChoice`): libinput for touch surfaces
+    /// when udevd runs (its path backend needs the udev database), libevdev for everything else.
+    /// Without udevd a touch surface is listed with a problem, not read (libevdev gives it nothing).
+    private func chooseBackend(_ deviceClass: DeviceClass, forced: Backend?) -> BackendChoice {
+        let choice = BackendChoice.decide(deviceClass, forced: forced, udevRuns: udev != nil)
+        guard choice == .read(.libinput), libinput == nil else { return choice }
+        do {
+            let context = try LibinputContext()
+            try Epoll.add(epoll, fd: context.fd, token: Self.libinputToken)
+            libinput = context
+            return choice
+        } catch {
+            logger.error("libinput unavailable", metadata: ["error": "\(error)"])
+            return .unusable(problem: "libinput unavailable: \(error)")
         }
-        if libinput == nil {
-            do {
-                let context = try LibinputContext()
-                try Epoll.add(epoll, fd: context.fd, token: Self.libinputToken)
-                libinput = context
-            } catch {
-                logger.error("libinput unavailable, reading with libevdev", metadata: ["error": "\(error)"])
-                return .libevdev
-            }
-        }
-        return .libinput
     }
 
     private func isOwn(_ identity: DeviceIdentity) -> Bool {

@@ -236,7 +236,9 @@ class Focusd:
         prefix = []
         if as_user:
             os.chmod(os.path.dirname(self.socket), 0o777)
-            prefix = ["setpriv", f"--reuid={as_user}", f"--regid={as_user}", "--clear-groups"]
+            import pwd
+            user = pwd.getpwnam(as_user)
+            prefix = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
         argv = prefix + [FOCUSD] + (["--demo"] if demo else []) + ["--socket", self.socket, "--log-level", "debug"] + list(args)
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
         STARTED.append(self)
