@@ -330,6 +330,8 @@ class Monitor:
         try:
             for reply in stream:
                 self.queue.put((time.monotonic(), reply))
+        except (OSError, ValueError):
+            pass  # focusd stopped or the connection closed: the stream ends (None below)
         finally:
             self.queue.put((time.monotonic(), None))
 
