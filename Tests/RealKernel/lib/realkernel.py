@@ -430,3 +430,61 @@ def each_class_moves_focus(focusd, models):
         e = reply["event"]
         summary.append(f"{model}:{e['cause']['kind']}")
     return " ".join(summary)
+
+
+# --- udev/70-focusd.rules (scenarios 65, 66; Tests/RealKernel/udev-rules-scenario.md) -----------
+
+REPO = os.environ.get("RK_REPO", "")
+RULES = "/etc/udev/rules.d/70-focusd.rules"
+IGNORE_RULES = "/etc/udev/rules.d/69-focusd-test-ignore.rules"
+# An integrator's ignore rules: one by name, one by vendor:product (the `mouse` model is 046d:c08b;
+# the `keyboard` model, 046d:c31c, must not match).
+IGNORE_NAME = NAME_PREFIX + "ignore-me keyboard"
+IGNORE_TEXT = (
+    f'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{{name}}=="{NAME_PREFIX}ignore-me*", ENV{{FOCUSD_IGNORE}}="1"\n'
+    'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{id/vendor}=="046d", ATTRS{id/product}=="c08b", ENV{FOCUSD_IGNORE}="1"\n'
+)
+
+
+def run_checked(argv, what):
+    out = subprocess.run(argv, capture_output=True, text=True)
+    check(out.returncode == 0, f"{what}: exit {out.returncode}: {(out.stderr or out.stdout).strip()}")
+    return out.stdout
+
+
+class FocusdRules:
+    """Installs the repository's udev rules and user as an install would; `remove()` undoes the rules.
+
+    udevd is shared with the other `udev: required` scenarios: always call `remove()`.
+    """
+
+    def __init__(self):
+        import grp
+        run_checked(["systemd-sysusers", os.path.join(REPO, "udev/focusd.sysusers")], "systemd-sysusers")
+        self.focusd_gid = grp.getgrnam("focusd").gr_gid
+        self.input_gid = grp.getgrnam("input").gr_gid
+        check("focusd" in grp.getgrnam("input").gr_mem, "user focusd is not a member of group input")
+        with open(os.path.join(REPO, "udev/70-focusd.rules")) as src, open(RULES, "w") as dst:
+            dst.write(src.read())
+        with open(IGNORE_RULES, "w") as f:
+            f.write(IGNORE_TEXT)
+        run_checked(["udevadm", "control", "--reload"], "udevadm control --reload")
+
+    def remove(self):
+        for path in (RULES, IGNORE_RULES):
+            try:
+                os.remove(path)
+            except FileNotFoundError:
+                pass
+        subprocess.run(["udevadm", "control", "--reload"], check=False)
+        subprocess.run(["udevadm", "trigger", "--subsystem-match=input", "--action=change", "--settle"], check=False)
+
+
+def sibling_nodes(node):
+    """Every event node of the device (HID, USB interface...) `node` belongs to, `node` included."""
+    hid = os.path.realpath(f"/sys/class/input/{os.path.basename(node)}/device/device")
+    found = []
+    for entry in os.listdir("/sys/class/input"):
+        if entry.startswith("event") and os.path.realpath(f"/sys/class/input/{entry}/device/device") == hid:
+            found.append("/dev/input/" + entry)
+    return sorted(found)
