@@ -458,7 +458,7 @@ class FocusdRules:
     udevd is shared with the other `udev: required` scenarios: always call `remove()`.
     """
 
-    def __init__(self):
+    def __init__(self, extra=""):
         import grp
         run_checked(["systemd-sysusers", os.path.join(REPO, "udev/focusd.sysusers")], "systemd-sysusers")
         self.focusd_gid = grp.getgrnam("focusd").gr_gid
@@ -467,7 +467,7 @@ class FocusdRules:
         with open(os.path.join(REPO, "udev/70-focusd.rules")) as src, open(RULES, "w") as dst:
             dst.write(src.read())
         with open(IGNORE_RULES, "w") as f:
-            f.write(IGNORE_TEXT)
+            f.write(IGNORE_TEXT + extra)
         run_checked(["udevadm", "control", "--reload"], "udevadm control --reload")
 
     def remove(self):
