@@ -53,23 +53,27 @@ def scenario(body):
 
 
 class Lines:
-    """A pipe read line by line by a thread, so callers can wait with a timeout."""
+    """A pipe read line by line by a thread, so callers can wait with a timeout.
+
+    `last_time` is the monotonic time the last line returned by `next` was read from the pipe.
+    """
 
     def __init__(self, stream, label):
         self.queue = queue.Queue()
         self.label = label
         self.seen = []
+        self.last_time = None
         threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
 
     def _pump(self, stream):
         for line in stream:
-            self.queue.put(line.rstrip("\n"))
-        self.queue.put(None)
+            self.queue.put((time.monotonic(), line.rstrip("\n")))
+        self.queue.put((time.monotonic(), None))
 
     def next(self, timeout):
         """The next line, or None at end of stream; Fail after `timeout` seconds."""
         try:
-            line = self.queue.get(timeout=timeout)
+            self.last_time, line = self.queue.get(timeout=timeout)
         except queue.Empty:
             raise Fail(f"{self.label}: nothing within {timeout} s (last lines: {self.seen[-3:]})")
         if line is not None:
@@ -165,6 +169,7 @@ class Reader:
             if line is None or line == "gone":
                 raise Fail(f"reader: device gone before the expected events; got {found}")
             e = Event(line)
+            e.client = self.out.last_time  # when this process got the line (monotonic)
             if syn or not (e.type == "EV_SYN" and e.code == "SYN_REPORT"):
                 found.append(e)
             if until(e):
