@@ -406,6 +406,14 @@ CLASS_INPUTS = {
     "touchpad": (["swipe right", "sleep 300", "swipe left"], None),
 }
 
+# model -> more inputs that must move focus too: (label, script, the direction of the move it must
+# cause first). The pad's left stick past its threshold (50 % beyond `flat`) and back to rest, right
+# then left: the first move must be `right` (the D-pad's way back before it was `left`).
+MORE_INPUTS = {
+    "xbox360": [("left stick", ["abs ABS_X 30000", "syn", "sleep 50", "abs ABS_X 0", "syn", "sleep 150",
+                                "abs ABS_X -30000", "syn", "sleep 50", "abs ABS_X 0", "syn"], "right")],
+}
+
 # model -> the io.focusd.Input class focusd must give it (input.md, section 2).
 EXPECTED_CLASS = {
     "keyboard": "keyboard", "remote": "remote", "xbox360": "gamepad", "powermate": "rotary",
@@ -427,13 +435,15 @@ def each_class_moves_focus(focusd, models):
         check(listed["class"] == EXPECTED_CLASS[model],
               f"{model}: focusd classifies it as {listed['class']}, expected {EXPECTED_CLASS[model]}")
         script, _ = CLASS_INPUTS[model]
-        dev.send(*script)
-        _, reply = monitor.expect(lambda r: is_move()(r) and r["event"]["cause"]["device"] == listed["id"],
-                                  timeout=10, what=f"focus move caused by {model}")
-        dev.sync()
+        kinds = []
+        for label, lines, direction in [(model, script, None)] + MORE_INPUTS.get(model, []):
+            dev.send(*lines)
+            _, reply = monitor.expect(lambda r: is_move(direction)(r) and r["event"]["cause"]["device"] == listed["id"],
+                                      timeout=10, what=f"focus move caused by {model} ({label})")
+            dev.sync()
+            kinds.append(reply["event"]["cause"]["kind"] + ("" if label == model else f"({label})"))
         dev.close()
-        e = reply["event"]
-        summary.append(f"{model}:{e['cause']['kind']}")
+        summary.append(f"{model}:{'+'.join(kinds)}")
     return " ".join(summary)
 
 

@@ -32,9 +32,13 @@ def body():
     focus.none(is_move(), 0.5, "focus move after the resync")
     listed = focusd.device_for(dev.node)
     check(listed["id"] == device, f"the device id changed across SYN_DROPPED: {device} -> {listed['id']}")
+    # Resynced, not wedged: the next press is one press and one move.
+    dev.send("press KEY_LEFT 30")
+    inputs.expect(is_command("left", "press", device), 5, "a press after the resync")
+    focus.expect(is_move("left"), 5, "the move of a press after the resync")
     dev.close()
     focusd.stop()
-    return f"release after SYN_DROPPED, no stuck key, no phantom move ({moves_before} move before)"
+    return f"release after SYN_DROPPED, no stuck key, no phantom move ({moves_before} move before); the next press moves"
 
 
 scenario(body)
