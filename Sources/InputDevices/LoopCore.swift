@@ -404,12 +404,14 @@ final class LoopCore {
         if !readings.isEmpty { applyGrab(entry) }
     }
 
-    /// Takes or drops EVIOCGRAB as wanted, deferring a grab while a key is down.
+    /// Takes or drops EVIOCGRAB as wanted, deferring a grab while a key is down (EVIOCGKEY).
     private func applyGrab(_ entry: NodeEntry) {
         guard let device = entry.evdev else { return }
         let wanted = entry.wantedGrab
         guard (wanted == .exclusive) != device.isGrabbed else { return }
-        let keys = wanted == .exclusive ? device.keysDown() : []
+        // The kernel's state, not libevdev's copy: a key-up still queued for us has already reached
+        // every other reader, and a key pressed since our last read has not reached us yet.
+        let keys = wanted == .exclusive ? (device.fd.flatMap { KernelKeys.down(fd: $0.raw) } ?? device.keysDown()) : []
         switch GrabAction.decide(wanted: wanted, grabbed: device.isGrabbed, keysDown: keys) {
         case .grab, .ungrab:
             do {
