@@ -127,6 +127,9 @@ final class InputLoopBridge: InputLoopDelegate {
     func gesture(id: String, gesture: Gesture) {
         eventLoop.execute { [core] in core.value.router.gesture(id, gesture) }
     }
+    func pendingRead(id: String) {
+        eventLoop.execute { [core] in core.value.router.pendingRead(id) }
+    }
 }
 
 /// The daemon as a ServiceLifecycle service: starts everything, reloads on SIGHUP, and on
@@ -201,6 +204,10 @@ final class DaemonService: Service {
 
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
         try await loop.submit {
+            if let inputLoop {
+                // Repeats wait until the device's pending input is read (InputRouter.readPending).
+                core.value.router.readPending = { id in inputLoop.readPending(id: id) }
+            }
             let input = core.value.input
             input.reload = { [weak self] () throws(VarlinkError) in
                 guard let self else { return ([], []) }

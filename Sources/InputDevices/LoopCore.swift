@@ -480,6 +480,11 @@ final class LoopCore {
                 entry.failures = 0
                 attempt(entry)
             }
+        case .readPending(let id):
+            if let entry = entries.values.first(where: { $0.id == id && !$0.gone }), entry.evdev != nil {
+                deviceReady(entry.node)
+            }
+            delegate.pendingRead(id: id)
         case .shutdown:
             running = false
         }
