@@ -191,9 +191,7 @@ final class DaemonService: Service {
         serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
         serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
         serverConfiguration.logger = logger
-        let server = try await VarlinkServer.start(
-            service: varlink, endpoint: socket.endpoint, configuration: serverConfiguration, eventLoop: loop)
-
+        // Before the socket serves: the first client already sees the demo scene.
         if options.demo {
             try await loop.submit {
                 let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
@@ -201,6 +199,9 @@ final class DaemonService: Service {
             }.get()
             logger.info("demo scene installed: try `focusctl watch` and `focusctl move right`")
         }
+
+        let server = try await VarlinkServer.start(
+            service: varlink, endpoint: socket.endpoint, configuration: serverConfiguration, eventLoop: loop)
 
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
         try await loop.submit {
