@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // epoll, timerfd, eventfd and the evdev ioctls, which Glibc does not export: libc only.
+        .target(name: "CInputLinux"),
 
         // Pure cores: no I/O, no Glibc.
         .target(name: "FocusEngine"),
@@ -32,7 +34,7 @@ let package = Package(
         .target(
             name: "InputDevices",
             dependencies: [
-                "InputMapping", "CLibevdev", "CLibinput", "CLibudev",
+                "InputMapping", "CInputLinux", "CLibevdev", "CLibinput", "CLibudev",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -127,6 +127,9 @@ final class InputLoopBridge: InputLoopDelegate {
     func gesture(id: String, gesture: Gesture) {
         eventLoop.execute { [core] in core.value.router.gesture(id, gesture) }
     }
+    func pendingRead(id: String) {
+        eventLoop.execute { [core] in core.value.router.pendingRead(id) }
+    }
 }
 
 /// The daemon as a ServiceLifecycle service: starts everything, reloads on SIGHUP, and on
@@ -188,9 +191,7 @@ final class DaemonService: Service {
         serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
         serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
         serverConfiguration.logger = logger
-        let server = try await VarlinkServer.start(
-            service: varlink, endpoint: socket.endpoint, configuration: serverConfiguration, eventLoop: loop)
-
+        // Before the socket serves: the first client already sees the demo scene.
         if options.demo {
             try await loop.submit {
                 let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
@@ -199,8 +200,15 @@ final class DaemonService: Service {
             logger.info("demo scene installed: try `focusctl watch` and `focusctl move right`")
         }
 
+        let server = try await VarlinkServer.start(
+            service: varlink, endpoint: socket.endpoint, configuration: serverConfiguration, eventLoop: loop)
+
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
         try await loop.submit {
+            if let inputLoop {
+                // Repeats wait until the device's pending input is read (InputRouter.readPending).
+                core.value.router.readPending = { id in inputLoop.readPending(id: id) }
+            }
             let input = core.value.input
             input.reload = { [weak self] () throws(VarlinkError) in
                 guard let self else { return ([], []) }

@@ -22,6 +22,8 @@ final class InputRouter {
         var info: DeviceInfo
         var mapper: DeviceMapper
         var timer: Scheduled<Void>?
+        /// A timer fired and `readPending` was asked: the tick runs on its answer.
+        var awaitingPendingRead = false
     }
 
     let eventLoop: any EventLoop
@@ -35,6 +37,12 @@ final class InputRouter {
     private var nextObserver: UInt64 = 1
     /// Called after commands that may have moved focus.
     var focusChanged: () -> Void = {}
+    /// Asks the input thread to read what a device has pending and answer with `pendingRead`
+    /// (`InputLoop.readPending`). When set, timed output (repeats, the end of an edit stream)
+    /// waits for that answer: a repeat timer that fired late, e.g. after focusd was stopped while
+    /// the key went up, must not outrun the key-up still in the kernel's buffer. Nil (tests):
+    /// timers act at once.
+    var readPending: ((String) -> Void)?
 
     init(eventLoop: any EventLoop, hub: SceneHub, matcher: ProfileMatcher) {
         self.eventLoop = eventLoop
@@ -108,7 +116,7 @@ final class InputRouter {
 
     func frame(_ id: String, _ events: [InputEvent]) {
         guard var device = devices[id] else { return }
-        let commands = device.mapper.process(events, now: now(), context: context())
+        let commands = device.mapper.process(events, now: happened(events), context: context())
         devices[id] = device
         deliver(commands, from: id)
     }
@@ -230,10 +238,25 @@ final class InputRouter {
 
     private func tick(_ id: String) {
         guard var device = devices[id] else { return }
+        device.timer?.cancel()
         device.timer = nil
+        if let readPending, !device.awaitingPendingRead {
+            device.awaitingPendingRead = true
+            devices[id] = device
+            readPending(id)
+            return
+        }
+        device.awaitingPendingRead = false
         let commands = device.mapper.tick(now: now())
         devices[id] = device
         deliver(commands, from: id)
+    }
+
+    /// The input thread read everything the device had pending (frames before this were
+    /// delivered): the timer that asked may act now, on the state after those frames.
+    func pendingRead(_ id: String) {
+        guard devices[id]?.awaitingPendingRead == true else { return }
+        tick(id)
     }
 
     private func publish(_ notice: InputNotice) {
@@ -244,6 +267,22 @@ final class InputRouter {
     /// run on (virtual on a test loop).
     func now() -> Int64 {
         Int64(eventLoop.now.uptimeNanoseconds / 1000)
+    }
+
+    /// The most a frame's kernel timestamp may lag behind to count as its age (a larger lag is a
+    /// clock step or a synthetic time, and the frame counts as happening now).
+    static let maxFrameAgeUsec: Int64 = 60_000_000
+
+    /// When a frame happened on the mapper's clock: now, minus the age of its kernel timestamp
+    /// (CLOCK_REALTIME). The mapper fires the timers due before a frame first; with the read time
+    /// a key-up read late (focusd stopped or starved while the key went up) would come after a
+    /// repeat that was due only after the key was already up.
+    func happened(_ events: [InputEvent]) -> Int64 {
+        let now = now()
+        guard let stamp = events.last?.timeUsec else { return now }
+        let age = Self.wallClockUsec() - stamp
+        guard age > 0, age <= Self.maxFrameAgeUsec else { return now }
+        return now - age
     }
 
     /// Wall-clock microseconds, for commands that no kernel event stamped (releases on unplug).

@@ -86,4 +86,12 @@ public protocol InputLoopDelegate: AnyObject, Sendable {
     func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32])
     /// A gesture libinput recognised on a touch surface.
     func gesture(id: String, gesture: Gesture)
+    /// The answer to `InputLoop.readPending(id:)`: everything the device had pending was reported
+    /// before this (also sent when the device is unknown or closed).
+    func pendingRead(id: String)
+}
+
+extension InputLoopDelegate {
+    /// Delegates that never ask `readPending` need not answer it.
+    public func pendingRead(id: String) {}
 }

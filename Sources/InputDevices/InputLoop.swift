@@ -46,6 +46,7 @@ enum LoopCommand: Sendable, Equatable {
     case removeNode(String)
     case setGrab(id: String, GrabMode)
     case reapplyPolicies
+    case readPending(id: String)
     case shutdown
 }
 
@@ -121,6 +122,12 @@ public final class InputLoop: Sendable {
 
     /// Changes a device's grab; an exclusive grab waits until no key is down.
     public func setGrab(id: String, _ mode: GrabMode) { send(.setGrab(id: id, mode)) }
+
+    /// A barrier for timed output: reads whatever the device `id` has pending now, reports it,
+    /// then calls the delegate's `pendingRead(id:)`. A delegate that hops each report onto one
+    /// serial executor gets `pendingRead` after every frame the kernel held when this was called
+    /// (a repeat timer that fired while focusd was stopped must not outrun the key-up).
+    public func readPending(id: String) { send(.readPending(id: id)) }
 
     /// Asks `policy` again for every device (after a config reload): each device is closed and
     /// reopened under its new policy and reported with `deviceChanged`.

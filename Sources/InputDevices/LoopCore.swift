@@ -265,7 +265,13 @@ final class LoopCore {
         entry.failures = 0
         let deviceClass = policy.deviceClass ?? configuration.classify(identity)
         entry.info.deviceClass = deviceClass
-        let backend = chooseBackend(deviceClass, forced: policy.backend)
+        let backend: Backend
+        switch chooseBackend(deviceClass, forced: policy.backend) {
+        case .read(let chosen): backend = chosen
+        case .unusable(let problem):
+            logger.warning("device is a \(deviceClass.rawValue) and cannot be used: \(problem)", metadata: ["id": "\(entry.id)"])
+            return list(entry, problem: problem)
+        }
         entry.info.backend = backend
         logger.info("device is a \(deviceClass.rawValue), read with \(backend.rawValue)", metadata: ["id": "\(entry.id)", "name": "\(identity.name)"])
         if backend == .libinput, let libinput {
@@ -295,28 +301,21 @@ final class LoopCore {
         deviceReady(entry.node)
     }
 
-    /// The one place that picks a device's reader: libinput for touch surfaces when udevd runs
-    /// (its path backend needs the udev database), libevdev for everything else.
-    /// A device that gets libevdev instead of a wanted libinput is still used, so that is logged,
-    /// not listed as a problem.
-    private func chooseBackend(_ deviceClass: DeviceClass, forced: Backend?) -> Backend {
-        let wanted = forced ?? (deviceClass == .touchpad && udev != nil ? .libinput : .libevdev)
-        guard wanted == .libinput else { return .libevdev }
-        guard udev != nil else {
-            logger.warning("libinput needs udevd, which does not run: reading with libevdev")
-            return .libevdev
+    /// The one place that picks a device's reader (`BackendChoice`): libinput for touch surfaces
+    /// when udevd runs (its path backend needs the udev database), libevdev for everything else.
+    /// Without udevd a touch surface is listed with a problem, not read (libevdev gives it nothing).
+    private func chooseBackend(_ deviceClass: DeviceClass, forced: Backend?) -> BackendChoice {
+        let choice = BackendChoice.decide(deviceClass, forced: forced, udevRuns: udev != nil)
+        guard choice == .read(.libinput), libinput == nil else { return choice }
+        do {
+            let context = try LibinputContext()
+            try Epoll.add(epoll, fd: context.fd, token: Self.libinputToken)
+            libinput = context
+            return choice
+        } catch {
+            logger.error("libinput unavailable", metadata: ["error": "\(error)"])
+            return .unusable(problem: "libinput unavailable: \(error)")
         }
-        if libinput == nil {
-            do {
-                let context = try LibinputContext()
-                try Epoll.add(epoll, fd: context.fd, token: Self.libinputToken)
-                libinput = context
-            } catch {
-                logger.error("libinput unavailable, reading with libevdev", metadata: ["error": "\(error)"])
-                return .libevdev
-            }
-        }
-        return .libinput
     }
 
     private func isOwn(_ identity: DeviceIdentity) -> Bool {
@@ -405,12 +404,14 @@ final class LoopCore {
         if !readings.isEmpty { applyGrab(entry) }
     }
 
-    /// Takes or drops EVIOCGRAB as wanted, deferring a grab while a key is down.
+    /// Takes or drops EVIOCGRAB as wanted, deferring a grab while a key is down (EVIOCGKEY).
     private func applyGrab(_ entry: NodeEntry) {
         guard let device = entry.evdev else { return }
         let wanted = entry.wantedGrab
         guard (wanted == .exclusive) != device.isGrabbed else { return }
-        let keys = wanted == .exclusive ? device.keysDown() : []
+        // The kernel's state, not libevdev's copy: a key-up still queued for us has already reached
+        // every other reader, and a key pressed since our last read has not reached us yet.
+        let keys = wanted == .exclusive ? (device.fd.flatMap { KernelKeys.down(fd: $0.raw) } ?? device.keysDown()) : []
         switch GrabAction.decide(wanted: wanted, grabbed: device.isGrabbed, keysDown: keys) {
         case .grab, .ungrab:
             do {
@@ -479,6 +480,11 @@ final class LoopCore {
                 entry.failures = 0
                 attempt(entry)
             }
+        case .readPending(let id):
+            if let entry = entries.values.first(where: { $0.id == id && !$0.gone }), entry.evdev != nil {
+                deviceReady(entry.node)
+            }
+            delegate.pendingRead(id: id)
         case .shutdown:
             running = false
         }

@@ -46,6 +46,12 @@ struct InputRouterTests {
             router.frame(id, [InputEvent(type: EventCode.EV_KEY, code: code, value: value, timeUsec: 1_000)])
         }
 
+        /// A key event stamped by the kernel `ageMs` ago (CLOCK_REALTIME, as focusd reads it).
+        func key(_ id: String, _ code: UInt16, _ value: Int32, ageMs: Int64) {
+            let stamp = WallClock.nowUsec() - ageMs * 1000
+            router.frame(id, [InputEvent(type: EventCode.EV_KEY, code: code, value: value, timeUsec: stamp)])
+        }
+
         func advance(ms: Int64) {
             loop.advanceTime(by: .milliseconds(ms))
         }
@@ -110,6 +116,65 @@ struct InputRouterTests {
         #expect(rig.moves == movesAtUnplug)
         #expect(rig.commands.last?.phase == .release)
         #expect(rig.notices.contains { if case .removed("kbd") = $0 { true } else { false } })
+    }
+
+    @Test("a key-up read late does not come after a repeat that was due only after the key went up")
+    func lateKeyUpBeatsOverdueRepeat() throws {
+        let rig = try Rig()
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_RIGHT, 1, ageMs: 0)
+        // focusd is stopped for 600 ms (its repeat timer cannot run); the key went up 50 ms after
+        // the press, and the key-up is read now, 550 ms after it happened.
+        rig.router.readPending = { _ in }  // the timer waits for the input thread
+        rig.advance(ms: 600)
+        rig.key("kbd", EventCode.KEY_RIGHT, 0, ageMs: 550)
+        rig.router.pendingRead("kbd")
+        rig.advance(ms: 2_000)
+        #expect(rig.commands.map(\.phase) == [.press, .release])
+        #expect(rig.moves == 1)
+    }
+
+    @Test("a repeat that fell due while the key-up was still unread waits for the input thread and never comes")
+    func repeatWaitsForPendingInput() throws {
+        let rig = try Rig()
+        var asked: [String] = []
+        rig.router.readPending = { asked.append($0) }
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_RIGHT, 1, ageMs: 0)
+        // focusd was stopped past the repeat deadline; the key went up meanwhile.
+        rig.advance(ms: 600)
+        #expect(asked == ["kbd"])
+        #expect(rig.moves == 1)
+        #expect(!rig.commands.contains { $0.phase == .repeat })
+        // The input thread reads the key-up (it happened 300 ms ago), then answers.
+        rig.key("kbd", EventCode.KEY_RIGHT, 0, ageMs: 300)
+        rig.router.pendingRead("kbd")
+        rig.advance(ms: 2_000)
+        #expect(rig.moves == 1)
+        #expect(rig.commands.map(\.phase) == [.press, .release])
+        #expect(asked == ["kbd"])
+    }
+
+    @Test("with the key still held, the answer of the input thread lets each repeat through")
+    func repeatAfterPendingRead() throws {
+        let rig = try Rig()
+        var asked = 0
+        rig.router.readPending = { _ in asked += 1 }
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_RIGHT, 1)
+        rig.advance(ms: 400)
+        #expect(asked == 1 && rig.moves == 1)
+        rig.router.pendingRead("kbd")
+        #expect(rig.moves == 2)
+        #expect(rig.commands.last?.phase == .repeat)
+        rig.advance(ms: 100)
+        #expect(asked == 2 && rig.moves == 2)
+        rig.router.pendingRead("kbd")
+        #expect(rig.moves == 3)
+        // An answer nobody asked for does nothing.
+        rig.router.pendingRead("kbd")
+        #expect(rig.moves == 3)
+        rig.key("kbd", EventCode.KEY_RIGHT, 0)
     }
 
     @Test("SYN_DROPPED resync releases a held direction even when the key still reads down")

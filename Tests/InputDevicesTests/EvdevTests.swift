@@ -93,3 +93,26 @@ struct RetryScheduleTests {
         #expect(schedule.nextAttempt(afterFailures: 0, now: 0) == nil)
     }
 }
+
+@Suite("The kernel's key state (EVIOCGKEY)")
+struct KernelKeysTests {
+    @Test("a key bitmap decodes to the codes of its set bits")
+    func decodesBitmap() {
+        var bitmap = [UInt8](repeating: 0, count: 96)
+        bitmap[103 / 8] |= 1 << (103 % 8)  // KEY_UP
+        bitmap[0x160 / 8] |= 1 << (0x160 % 8)  // KEY_OK
+        bitmap[767 / 8] |= 1 << (767 % 8)  // KEY_MAX
+        #expect(KernelKeys.decode(bitmap) == [103, 0x160, 767])
+        #expect(KernelKeys.decode([UInt8](repeating: 0, count: 96)).isEmpty)
+        #expect(KernelKeys.decode([0xff]) == Set((0..<8).map { UInt16($0) }))
+    }
+
+    @Test("a descriptor that is not an evdev node has no key state")
+    func notEvdev() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let fd = open(dir.touch("plain"), O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        #expect(KernelKeys.down(fd: fd) == nil)
+    }
+}

@@ -282,3 +282,29 @@ struct InputLoopPolicyTests {
         }
     }
 }
+
+@Suite("Which reader a device gets")
+struct BackendChoiceTests {
+    @Test("a touchpad is read with libinput when udevd runs, and listed unusable without it")
+    func touchpadNeedsUdevd() {
+        #expect(BackendChoice.decide(.touchpad, forced: nil, udevRuns: true) == .read(.libinput))
+        #expect(BackendChoice.decide(.touchpad, forced: nil, udevRuns: false)
+            == .unusable(problem: BackendChoice.libinputNeedsUdevd))
+    }
+
+    @Test("every other class is read with libevdev, with or without udevd")
+    func othersUseLibevdev() {
+        for deviceClass in [DeviceClass.keyboard, .remote, .gamepad, .rotary, .pointer, .other] {
+            #expect(BackendChoice.decide(deviceClass, forced: nil, udevRuns: false) == .read(.libevdev))
+            #expect(BackendChoice.decide(deviceClass, forced: nil, udevRuns: true) == .read(.libevdev))
+        }
+    }
+
+    @Test("a backend forced by config wins: libevdev for a touchpad, libinput only with udevd")
+    func forcedBackend() {
+        #expect(BackendChoice.decide(.touchpad, forced: .libevdev, udevRuns: false) == .read(.libevdev))
+        #expect(BackendChoice.decide(.keyboard, forced: .libinput, udevRuns: true) == .read(.libinput))
+        #expect(BackendChoice.decide(.keyboard, forced: .libinput, udevRuns: false)
+            == .unusable(problem: BackendChoice.libinputNeedsUdevd))
+    }
+}

@@ -2,10 +2,13 @@
 # Runs focusd's device scenarios against a real Linux kernel in a QEMU guest (TCG): the host has
 # no /dev/uinput. See Tests/RealKernel/README.md.
 #
-# usage: Tests/RealKernel/run.sh [--build-path DIR] [--only REGEX] [--timeout SECONDS] [--no-build]
+# usage: Tests/RealKernel/run.sh [--build-path DIR] [--configuration debug|release] [--only REGEX]
+#                                [--timeout SECONDS] [--no-build]
 #
 #   --build-path DIR   the swift build directory holding the binaries (default: the repo's .build;
 #                      the binaries are the host's build, seen by the guest through 9p)
+#   --configuration C  debug (default) or release: which build of focusd and the test tool runs
+#                      (78's latency figure depends on it: a debug build spends ~20x the CPU)
 #   --only REGEX       run only the scenarios whose file name matches REGEX (grep -E)
 #   --timeout SECONDS  the whole guest run's limit (default 540); a hung guest is a failure
 #   --no-build         do not run `swift build` (use what is in the build path)
@@ -21,11 +24,13 @@ build_path="$repo/.build"
 only=""
 guest_timeout=540
 do_build=1
+configuration=debug
 
 while (($#)); do
     case "$1" in
         --build-path) build_path="$(cd "$2" && pwd)"; shift 2 ;;
         --only) only="$2"; shift 2 ;;
+        -c|--configuration) configuration="$2"; shift 2 ;;
         --timeout) guest_timeout="$2"; shift 2 ;;
         --no-build) do_build=0; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
@@ -60,11 +65,11 @@ kver="${kernel_image#/boot/vmlinuz-}"
 # --- 2. Binaries ------------------------------------------------------------------------------
 if ((do_build)); then
     log "swift build (focusd-testdevice; focusd if it builds)"
-    (cd "$repo" && swift build --build-path "$build_path" --product focusd-testdevice >&2)
-    (cd "$repo" && swift build --build-path "$build_path" --product focusd >&2) \
+    (cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --product focusd-testdevice >&2)
+    (cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --product focusd >&2) \
         || log "focusd does not build: its scenarios stay pending"
 fi
-bin="$(cd "$repo" && swift build --build-path "$build_path" --show-bin-path)"
+bin="$(cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --show-bin-path)"
 [[ -x "$bin/focusd-testdevice" ]] || { log "no $bin/focusd-testdevice (build it, or pass --build-path)"; exit 2; }
 
 # The Varlink client library for the focusd scenarios, where the guest sees it (the shared root).

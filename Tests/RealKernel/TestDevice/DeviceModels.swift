@@ -171,6 +171,28 @@ enum DeviceModels {
                 CapabilityModel(type: "EV_MSC", codes: ["MSC_SCAN"]),
             ]),
         DeviceModel(
+            id: "knob", summary: "a knob no rule knows (REL_DIAL, push BTN_0, ids 1111:2222): input_id gives it only ID_INPUT",
+            name: "unknown knob", phys: "usb-0000:00:14.0-5/input0",
+            bus: Bus.usb, vendor: 0x1111, product: 0x2222,
+            capabilities: [
+                CapabilityModel(type: "EV_KEY", codes: ["BTN_0"]),
+                CapabilityModel(type: "EV_REL", codes: ["REL_DIAL"]),
+            ]),
+        DeviceModel(
+            id: "wheel", summary: "a scroll wheel alone (REL_WHEEL, no pointer axes): input_id makes it ID_INPUT_KEY",
+            name: "scroll wheel", phys: "usb-0000:00:14.0-6/input0",
+            bus: Bus.usb, vendor: 0x1111, product: 0x2223,
+            capabilities: [
+                CapabilityModel(type: "EV_REL", codes: ["REL_WHEEL"]),
+            ]),
+        DeviceModel(
+            id: "lid", summary: "a lid switch (EV_SW SW_LID only): ID_INPUT_SWITCH, not a node focusd uses",
+            name: "lid switch", phys: "PNP0C0D/button/input0",
+            bus: 0x19, vendor: 0x0000, product: 0x0005,
+            capabilities: [
+                CapabilityModel(type: "EV_SW", codes: ["SW_LID"]),
+            ]),
+        DeviceModel(
             id: "touchpad", summary: "I2C clickpad with 5-slot multitouch (ABS_MT_*, INPUT_PROP_POINTER/BUTTONPAD)",
             name: "touchpad", phys: "i2c-SYNA0001:00",
             bus: Bus.i2c, vendor: 0x06cb, product: 0xcd7e, version: 0x0100,

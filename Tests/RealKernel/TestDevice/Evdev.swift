@@ -47,32 +47,6 @@ enum EventNames {
     }
 }
 
-/// The libevdev uinput entry points, found at run time.
-///
-/// The shared `CLibevdev` module map only includes `libevdev.h`, not `libevdev-uinput.h`; the
-/// functions live in the same `libevdev.so`, so they are looked up with `dlsym` and called with
-/// the C calling convention.
-enum UinputSymbols {
-    typealias Create = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
-    typealias Destroy = @convention(c) (OpaquePointer?) -> Void
-    typealias Devnode = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
-    typealias Write = @convention(c) (OpaquePointer?, UInt32, UInt32, Int32) -> Int32
-
-    nonisolated(unsafe) static let handle = dlopen(nil, RTLD_NOW)
-
-    static func symbol<T>(_ name: String, as: T.Type) -> T {
-        guard let sym = dlsym(handle, name) else {
-            fatalError("libevdev has no \(name): \(String(cString: dlerror()))")
-        }
-        return unsafeBitCast(sym, to: T.self)
-    }
-
-    static let create = symbol("libevdev_uinput_create_from_device", as: Create.self)
-    static let destroy = symbol("libevdev_uinput_destroy", as: Destroy.self)
-    static let devnode = symbol("libevdev_uinput_get_devnode", as: Devnode.self)
-    static let write = symbol("libevdev_uinput_write_event", as: Write.self)
-}
-
 /// A virtual input device created through `/dev/uinput` from a `DeviceModel`.
 ///
 /// Not `Sendable`: one thread owns it.
@@ -119,11 +93,11 @@ final class UinputDevice: EventSink {
             libevdev_enable_event_code(dev, UInt32(EV_REP), UInt32(REP_PERIOD), &period)
         }
         var out: OpaquePointer?
-        let rc = UinputSymbols.create(dev, -2 /* LIBEVDEV_UINPUT_OPEN_MANAGED */, &out)
+        let rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &out)
         guard rc == 0, let out else { throw ToolError.errno("cannot create uinput device (is the uinput module loaded?)", rc) }
         uinput = out
-        guard let node = UinputSymbols.devnode(out) else {
-            UinputSymbols.destroy(out)
+        guard let node = libevdev_uinput_get_devnode(out) else {
+            libevdev_uinput_destroy(out)
             throw ToolError("the uinput device has no /dev/input node")
         }
         devnode = String(cString: node)
@@ -136,12 +110,12 @@ final class UinputDevice: EventSink {
     }
 
     func write(type: UInt32, code: UInt32, value: Int32) throws {
-        let rc = UinputSymbols.write(uinput, type, code, value)
+        let rc = libevdev_uinput_write_event(uinput, type, code, value)
         guard rc == 0 else { throw ToolError.errno("cannot write event", rc) }
     }
 
     /// Destroys the kernel device; the node disappears.
-    func destroy() { UinputSymbols.destroy(uinput) }
+    func destroy() { libevdev_uinput_destroy(uinput) }
 }
 
 /// One event as read from a node, with the kernel's timestamp.

@@ -29,11 +29,23 @@ def check(condition, message):
         raise Fail(message)
 
 
+# The daemons a scenario started (their logs are printed when it fails).
+STARTED = []
+
+
 def scenario(body):
-    """Runs `body()`, prints `ok: <what it returned>` or `FAIL: <why>`, exits 0 or 1."""
+    """Runs `body()`, prints `ok: <what it returned>` or `FAIL: <why>`, exits 0 or 1.
+
+    On a failure the end of each focusd log comes first (the last line stays the reason).
+    """
     try:
         summary = body()
-    except Fail as e:
+    except Exception as e:
+        for daemon in STARTED:
+            print(f"--- focusd log (end) ---\n{daemon.log_tail(40, sep=chr(10))}", flush=True)
+        if not isinstance(e, Fail):
+            import traceback
+            traceback.print_exc(file=sys.stdout)
         print(f"FAIL: {e}", flush=True)
         sys.exit(1)
     print(f"ok: {summary}", flush=True)
@@ -41,23 +53,27 @@ def scenario(body):
 
 
 class Lines:
-    """A pipe read line by line by a thread, so callers can wait with a timeout."""
+    """A pipe read line by line by a thread, so callers can wait with a timeout.
+
+    `last_time` is the monotonic time the last line returned by `next` was read from the pipe.
+    """
 
     def __init__(self, stream, label):
         self.queue = queue.Queue()
         self.label = label
         self.seen = []
+        self.last_time = None
         threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
 
     def _pump(self, stream):
         for line in stream:
-            self.queue.put(line.rstrip("\n"))
-        self.queue.put(None)
+            self.queue.put((time.monotonic(), line.rstrip("\n")))
+        self.queue.put((time.monotonic(), None))
 
     def next(self, timeout):
         """The next line, or None at end of stream; Fail after `timeout` seconds."""
         try:
-            line = self.queue.get(timeout=timeout)
+            self.last_time, line = self.queue.get(timeout=timeout)
         except queue.Empty:
             raise Fail(f"{self.label}: nothing within {timeout} s (last lines: {self.seen[-3:]})")
         if line is not None:
@@ -153,6 +169,7 @@ class Reader:
             if line is None or line == "gone":
                 raise Fail(f"reader: device gone before the expected events; got {found}")
             e = Event(line)
+            e.client = self.out.last_time  # when this process got the line (monotonic)
             if syn or not (e.type == "EV_SYN" and e.code == "SYN_REPORT"):
                 found.append(e)
             if until(e):
@@ -224,16 +241,33 @@ class Focusd:
         prefix = []
         if as_user:
             os.chmod(os.path.dirname(self.socket), 0o777)
-            prefix = ["setpriv", f"--reuid={as_user}", f"--regid={as_user}", "--clear-groups"]
+            import pwd
+            user = pwd.getpwnam(as_user)
+            prefix = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
         argv = prefix + [FOCUSD] + (["--demo"] if demo else []) + ["--socket", self.socket, "--log-level", "debug"] + list(args)
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(lambda: os.path.exists(self.socket) or self.proc.poll() is not None, 60, "focusd's socket")
+        STARTED.append(self)
+        # The socket file exists from bind(); calls work once focusd listens and serves, and the
+        # demo scene is installed right after the server starts.
+        wait_until(lambda: self._serving(demo) or self.proc.poll() is not None, 60, "focusd to serve its socket")
         check(self.proc.poll() is None, f"focusd exited {self.proc.returncode} at start: {self.log_tail()}")
 
-    def log_tail(self, n=10):
+    def _serving(self, demo):
+        if not os.path.exists(self.socket):
+            return False
+        try:
+            if demo:
+                self.call("GetState", scene="demo")
+            else:
+                self.devices()
+            return True
+        except Exception:
+            return False
+
+    def log_tail(self, n=10, sep=" | "):
         self.log.flush()
         with open("/tmp/focusd.log") as f:
-            return " | ".join(f.read().splitlines()[-n:])
+            return sep.join(f.read().splitlines()[-n:])
 
     def connection(self, interface="io.focusd.Focus"):
         import varlink  # varlink 31.0.0 from PyPI, installed by run.sh into the build directory
@@ -301,6 +335,8 @@ class Monitor:
         try:
             for reply in stream:
                 self.queue.put((time.monotonic(), reply))
+        except (OSError, ValueError):
+            pass  # focusd stopped or the connection closed: the stream ends (None below)
         finally:
             self.queue.put((time.monotonic(), None))
 
@@ -370,6 +406,14 @@ CLASS_INPUTS = {
     "touchpad": (["swipe right", "sleep 300", "swipe left"], None),
 }
 
+# model -> more inputs that must move focus too: (label, script, the direction of the move it must
+# cause first). The pad's left stick past its threshold (50 % beyond `flat`) and back to rest, right
+# then left: the first move must be `right` (the D-pad's way back before it was `left`).
+MORE_INPUTS = {
+    "xbox360": [("left stick", ["abs ABS_X 30000", "syn", "sleep 50", "abs ABS_X 0", "syn", "sleep 150",
+                                "abs ABS_X -30000", "syn", "sleep 50", "abs ABS_X 0", "syn"], "right")],
+}
+
 # model -> the io.focusd.Input class focusd must give it (input.md, section 2).
 EXPECTED_CLASS = {
     "keyboard": "keyboard", "remote": "remote", "xbox360": "gamepad", "powermate": "rotary",
@@ -391,11 +435,71 @@ def each_class_moves_focus(focusd, models):
         check(listed["class"] == EXPECTED_CLASS[model],
               f"{model}: focusd classifies it as {listed['class']}, expected {EXPECTED_CLASS[model]}")
         script, _ = CLASS_INPUTS[model]
-        dev.send(*script)
-        _, reply = monitor.expect(lambda r: is_move()(r) and r["event"]["cause"]["device"] == listed["id"],
-                                  timeout=10, what=f"focus move caused by {model}")
-        dev.sync()
+        kinds = []
+        for label, lines, direction in [(model, script, None)] + MORE_INPUTS.get(model, []):
+            dev.send(*lines)
+            _, reply = monitor.expect(lambda r: is_move(direction)(r) and r["event"]["cause"]["device"] == listed["id"],
+                                      timeout=10, what=f"focus move caused by {model} ({label})")
+            dev.sync()
+            kinds.append(reply["event"]["cause"]["kind"] + ("" if label == model else f"({label})"))
         dev.close()
-        e = reply["event"]
-        summary.append(f"{model}:{e['cause']['kind']}")
+        summary.append(f"{model}:{'+'.join(kinds)}")
     return " ".join(summary)
+
+
+# --- udev/70-focusd.rules (scenarios 65, 66; Tests/RealKernel/udev-rules-scenario.md) -----------
+
+REPO = os.environ.get("RK_REPO", "")
+RULES = "/etc/udev/rules.d/70-focusd.rules"
+IGNORE_RULES = "/etc/udev/rules.d/69-focusd-test-ignore.rules"
+# An integrator's ignore rules: one by name, one by vendor:product (the `mouse` model is 046d:c08b;
+# the `keyboard` model, 046d:c31c, must not match).
+IGNORE_NAME = NAME_PREFIX + "ignore-me keyboard"
+IGNORE_TEXT = (
+    f'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{{name}}=="{NAME_PREFIX}ignore-me*", ENV{{FOCUSD_IGNORE}}="1"\n'
+    'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{id/vendor}=="046d", ATTRS{id/product}=="c08b", ENV{FOCUSD_IGNORE}="1"\n'
+)
+
+
+def run_checked(argv, what):
+    out = subprocess.run(argv, capture_output=True, text=True)
+    check(out.returncode == 0, f"{what}: exit {out.returncode}: {(out.stderr or out.stdout).strip()}")
+    return out.stdout
+
+
+class FocusdRules:
+    """Installs the repository's udev rules and user as an install would; `remove()` undoes the rules.
+
+    udevd is shared with the other `udev: required` scenarios: always call `remove()`.
+    """
+
+    def __init__(self, extra=""):
+        import grp
+        run_checked(["systemd-sysusers", os.path.join(REPO, "udev/focusd.sysusers")], "systemd-sysusers")
+        self.focusd_gid = grp.getgrnam("focusd").gr_gid
+        self.input_gid = grp.getgrnam("input").gr_gid
+        check("focusd" in grp.getgrnam("input").gr_mem, "user focusd is not a member of group input")
+        with open(os.path.join(REPO, "udev/70-focusd.rules")) as src, open(RULES, "w") as dst:
+            dst.write(src.read())
+        with open(IGNORE_RULES, "w") as f:
+            f.write(IGNORE_TEXT + extra)
+        run_checked(["udevadm", "control", "--reload"], "udevadm control --reload")
+
+    def remove(self):
+        for path in (RULES, IGNORE_RULES):
+            try:
+                os.remove(path)
+            except FileNotFoundError:
+                pass
+        subprocess.run(["udevadm", "control", "--reload"], check=False)
+        subprocess.run(["udevadm", "trigger", "--subsystem-match=input", "--action=change", "--settle"], check=False)
+
+
+def sibling_nodes(node):
+    """Every event node of the device (HID, USB interface...) `node` belongs to, `node` included."""
+    hid = os.path.realpath(f"/sys/class/input/{os.path.basename(node)}/device/device")
+    found = []
+    for entry in os.listdir("/sys/class/input"):
+        if entry.startswith("event") and os.path.realpath(f"/sys/class/input/{entry}/device/device") == hid:
+            found.append("/dev/input/" + entry)
+    return sorted(found)
