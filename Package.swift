@@ -76,6 +76,11 @@ let package = Package(
             dependencies: ["FocusEngine"],
             path: "Benchmarks/FocusBench"
         ),
+        .executableTarget(
+            name: "ServiceBench",
+            dependencies: ["Varlink", "FocusEngine", "focusd"],
+            path: "Benchmarks/ServiceBench"
+        ),
 
         .testTarget(
             name: "FocusEngineTests",
