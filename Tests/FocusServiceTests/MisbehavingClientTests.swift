@@ -209,6 +209,34 @@ extension ServiceSocketTests {
             #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] == ["watched"])
         }
 
+        @Test("oneway Monitor calls leave no monitor behind: later moves are as fast as before")
+        func onewayMonitorLeavesNothing() throws {
+            let daemon = try FocusdProcess()
+            defer { daemon.stop() }
+            let mover = try daemon.connect()
+            try mover.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("plain", count: 2, persist: true)])
+            _ = try Self.moveRoundTrips(mover, scene: "plain", count: 300)
+            let before = try Self.moveRoundTrips(mover, scene: "plain", count: 300)
+            // A oneway Monitor gets no reply and can stream nothing; the daemon should keep no
+            // monitor for it (none at all once its connection is gone).
+            do {
+                let client = try daemon.connect()
+                let oneway = VarlinkCall(method: "io.focusd.Focus.Monitor", parameters: [:], oneway: true).serialized() + [0]
+                var bytes: [UInt8] = []
+                for _ in 0..<10_000 { bytes += oneway }
+                try client.sendRaw(bytes)
+                #expect(try client.call("org.varlink.service.GetInfo")["interfaces"] != nil)
+                client.close()
+            }
+            usleep(200_000)
+            let after = try Self.moveRoundTrips(mover, scene: "plain", count: 300)
+            let medianBefore = percentile(before, 50)
+            let medianAfter = percentile(after, 50)
+            #expect(
+                medianAfter <= 3 * medianBefore + 1,
+                "a move took \(medianAfter) ms (median) after 10,000 oneway Monitor calls from a closed connection, \(medianBefore) ms before")
+        }
+
         /// Subscribes to Monitor, reads the first reply, says "ready", then sleeps.
         static let monitorVictim = #"""
             import socket, sys, time, json
