@@ -12,13 +12,13 @@ extension ServiceSocketTests {
 
         /// Runs `calls` (one Varlink call object each) on one connection as uid/gid 65534 and
         /// returns the first reply to each (a stream's first reply).
-        static func callsAsNobody(_ daemon: FocusdProcess, _ calls: [JSONValue]) throws -> [JSONValue] {
+        static func callsAsNobody(_ daemon: FocusdProcess, groups: [UInt32] = [], _ calls: [JSONValue]) throws -> [JSONValue] {
             // The socket and its directories reachable for that uid, as an ACL would make them.
             chmod(daemon.directory, 0o755)
             chmod(daemon.directory + "/run", 0o755)
             chmod(daemon.socketPath, 0o666)
             let run = try Subprocess.python(
-                script, [daemon.socketPath, String(nobody)] + calls.map { String(decoding: $0.serialized(), as: UTF8.self) })
+                script, [daemon.socketPath, String(nobody), groups.map(String.init).joined(separator: ",")] + calls.map { String(decoding: $0.serialized(), as: UTF8.self) })
             guard run.status == 0 else { throw TestFailure("the python peer failed: \(run.output)") }
             return try run.output.split(separator: "\n").map { try JSONValue.parse(String($0)) }
         }
@@ -26,13 +26,13 @@ extension ServiceSocketTests {
         static let script = #"""
             import json, os, socket, sys
             path, uid = sys.argv[1], int(sys.argv[2])
-            os.setgroups([])
+            os.setgroups([int(g) for g in sys.argv[3].split(",") if g])
             os.setgid(uid)
             os.setuid(uid)
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(path)
             buffer = b""
-            for call in sys.argv[3:]:
+            for call in sys.argv[4:]:
                 s.sendall(call.encode() + b"\0")
                 while b"\0" not in buffer:
                     chunk = s.recv(65536)
@@ -93,6 +93,55 @@ extension ServiceSocketTests {
             #expect(replies[4]["continues"] == true)
             #expect(replies[4]["parameters"]?["state"]?["scene"] == before?["scene"])
             #expect(try daemon.connect().call("io.focusd.Focus.GetState")["state"] == before)
+        }
+
+        @Test("supplementary groups count: allowedGids grant everything, readOnlyGids only reading")
+        func groupsFromPeerGroups() throws {
+            let daemon = try FocusdProcess(config: "[access]\nallowedGids = [1500]\nreadOnlyGids = [1501]\n", demo: true)
+            defer { daemon.stop() }
+            let move = Self.call("io.focusd.Focus.Move", ["direction": "right"])
+            let full = try Self.callsAsNobody(daemon, groups: [1500], [move])
+            #expect(full.first?["error"] == nil && full.first?["parameters"]?["state"] != nil, "\(full)")
+            let reader = try Self.callsAsNobody(daemon, groups: [1501], [Self.call("io.focusd.Focus.GetState"), move])
+            try #require(reader.count == 2, "\(reader)")
+            #expect(reader[0]["parameters"]?["state"] != nil)
+            #expect(reader[1] == Self.denied("io.focusd.Focus.Move"))
+            let stranger = try Self.callsAsNobody(daemon, groups: [1502], [move])
+            #expect(stranger == [Self.denied("io.focusd.Focus.Move")])
+        }
+
+        @Test("SIGHUP reloads the access rules")
+        func reloadChangesAccess() throws {
+            let daemon = try FocusdProcess(config: "[access]\n", demo: true)
+            defer { daemon.stop() }
+            let getState = Self.call("io.focusd.Focus.GetState")
+            #expect(try Self.callsAsNobody(daemon, [getState]) == [Self.denied("io.focusd.Focus.GetState")])
+            try "[access]\nreadOnlyUids = [65534]\n".write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
+            kill(daemon.pid, SIGHUP)
+            let reloaded = try eventually {
+                (try Self.callsAsNobody(daemon, [getState]).first?["parameters"]?["state"]) != nil
+            }
+            #expect(reloaded, "after SIGHUP the read-only uid should read")
+            #expect(daemon.isRunning)
+        }
+
+        @Test("a config asking for a world-accessible socket is refused at start; a narrower mode is honoured")
+        func configModeNeverWorld() throws {
+            let directory = try FocusdProcess.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try "[socket]\nmode = 0o666\n".write(toFile: directory + "/world.toml", atomically: true, encoding: .utf8)
+            let refused = try Subprocess.run(
+                ServiceTestPaths.focusd, ["--no-devices", "--socket", directory + "/s.sock", "--config", directory + "/world.toml"],
+                timeout: 10)
+            #expect(refused.status != 0)
+            #expect(refused.output.contains("world-accessible"), "\(refused.output)")
+            #expect(!FileManager.default.fileExists(atPath: directory + "/s.sock"))
+
+            let daemon = try FocusdProcess(config: "[socket]\nmode = \"0640\"\n")
+            defer { daemon.stop() }
+            var info = stat()
+            try #require(lstat(daemon.socketPath, &info) == 0)
+            #expect(info.st_mode & 0o7777 == 0o640, "socket mode \(String(info.st_mode & 0o7777, radix: 8))")
         }
 
         @Test("the socket is 0660 in a 0750 directory whatever the umask")

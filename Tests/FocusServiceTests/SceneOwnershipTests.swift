@@ -89,6 +89,23 @@ extension ServiceSocketTests {
             #expect(try two.call("io.focusd.Focus.Move", ["direction": "right"])["state"]?["scene"] == "s3")
         }
 
+        @Test("Monitor of a scene that does not exist is answered NoSuchScene; of one removed later, told with a scene event")
+        func monitorNamedScene() throws {
+            let daemon = try FocusdProcess()
+            defer { daemon.stop() }
+            let watcher = try daemon.connect()
+            let missing = VarlinkError("io.focusd.Focus.NoSuchScene", parameters: ["scene": "ghost"])
+            #expect(throws: missing) { try watcher.callMore("io.focusd.Focus.Monitor", ["scene": "ghost"]).next(timeout: .seconds(3)) }
+            let owner = try daemon.connect()
+            try owner.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("brief")])
+            let stream = try watcher.callMore("io.focusd.Focus.Monitor", ["scene": "brief"])
+            #expect(try stream.next(timeout: .seconds(3))?["state"]?["scene"] == "brief")
+            try owner.call("io.focusd.Focus.RemoveScene", ["scene": "brief"])
+            let event = try stream.next(timeout: .seconds(3))?["event"]
+            #expect(event?["kind"] == "scene")
+            #expect(event?["scene"] == "brief")
+        }
+
         @Test("InvalidScene leaves the scene that was there untouched")
         func invalidSceneKeepsPrevious() throws {
             let daemon = try FocusdProcess()
