@@ -209,6 +209,44 @@ extension ServiceSocketTests {
             #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] == ["watched"])
         }
 
+        @Test("a client that pipelines calls and never reads the replies neither grows the daemon's memory nor holds up others")
+        func unreadRepliesBounded() throws {
+            // The stall timeout is long, so only the outgoing queue bound can keep memory down.
+            let daemon = try FocusdProcess(config: "[limits]\noutgoingQueueBytes = 65536\nslowClientTimeout = 60\n")
+            defer { daemon.stop() }
+            let owner = try daemon.connect()
+            try owner.call("io.focusd.Focus.SetScene", ["scene": TestScenes.grid("wide", columns: 80, rows: 50)])
+            let baseline = daemon.residentKiB() ?? 0
+            // Each call is ~50 bytes, each reply (the whole 4,000-node tree) ~400 KB.
+            let flooder = try daemon.connect()
+            let call = TestClient.message("io.focusd.Inspect.GetScene", ["scene": "wide"])
+            let burst = Array([[UInt8]](repeating: call, count: 50).joined())
+            var peak = baseline
+            var calls = 0
+            let end = monotonicMilliseconds() + 3000
+            while monotonicMilliseconds() < end && peak < baseline + 256 * 1024 {
+                let sent = burst.withUnsafeBytes { Glibc.send(flooder.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                if sent > 0 { calls += sent / call.count } else { usleep(10_000) }
+                peak = max(peak, daemon.residentKiB() ?? 0)
+            }
+            // The replies keep being produced after the sending stopped.
+            let settle = monotonicMilliseconds() + 3000
+            while monotonicMilliseconds() < settle {
+                peak = max(peak, daemon.residentKiB() ?? 0)
+                usleep(100_000)
+            }
+            #expect(
+                peak < baseline + 64 * 1024,
+                "daemon RSS went from \(baseline / 1024) MiB to \(peak / 1024) MiB while \(calls) unread GetScene calls were sent")
+            // Meanwhile the other clients are answered at once.
+            let start = monotonicMilliseconds()
+            try owner.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "wide"]))
+            let reply = try owner.receiveText(timeout: .seconds(5))
+            let wait = monotonicMilliseconds() - start
+            #expect(reply != nil, "GetState got no reply within 5 s beside \(calls) unread GetScene calls")
+            #expect(wait < 500, "GetState took \(Int(wait)) ms beside the flood of unread calls")
+        }
+
         @Test("oneway Monitor calls leave no monitor behind: later moves are as fast as before")
         func onewayMonitorLeavesNothing() throws {
             let daemon = try FocusdProcess()
