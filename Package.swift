@@ -81,6 +81,12 @@ let package = Package(
             dependencies: ["Varlink", "FocusEngine", "focusd"],
             path: "Benchmarks/ServiceBench"
         ),
+        // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.
+        .executableTarget(
+            name: "focusd-testdevice",
+            dependencies: ["CLibevdev"],
+            path: "Tests/RealKernel/TestDevice"
+        ),
 
         .testTarget(
             name: "FocusEngineTests",
@@ -93,7 +99,14 @@ let package = Package(
         .testTarget(name: "InputMappingTests", dependencies: ["InputMapping"]),
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
-        .testTarget(name: "FocusServiceTests", dependencies: ["FocusService", "Varlink", "FocusEngine"]),
+        .testTarget(
+            name: "FocusServiceTests",
+            dependencies: [
+                "FocusService", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            exclude: ["watch-capture.txt"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -242,6 +242,46 @@ do {
     print("FocusBench: the diagnostic failed: \(error)")
 }
 
+// Where a walk's time goes: each move of the timed walk (the spatial index, 10,000 nodes) timed on its
+// own, as a histogram, with the slowest moves replayed from the same state: a move that is slow again
+// costs that much; one that is fast on replay was interrupted (the machine is shared).
+do {
+    print("")
+    let (scene, start, _) = tvScene(nodes: 10_000)
+    let base = try SceneSession(scene: scene)
+    let directions = walk(quick ? 2_000 : 10_000, seed: 100)
+    let clock = ContinuousClock()
+    // (No copy of the session is kept per move: it would make every move copy what it changes.)
+    var session = base
+    _ = try session.focus(start)
+    var costs: [(seconds: Double, index: Int, from: String?, to: String?)] = []
+    for (index, direction) in directions.enumerated() {
+        let from = session.focused()
+        var outcome = Outcome()
+        let elapsed = try clock.measure { outcome = try session.move(direction) }
+        costs.append((seconds(elapsed), index, from, outcome.moved ? session.focused() : nil))
+    }
+    var buckets: [Int: Int] = [:]
+    for cost in costs {
+        var bucket = 0
+        while Double(1 << bucket) * 0.25e-6 < cost.seconds && bucket < 20 { bucket += 1 }
+        buckets[bucket, default: 0] += 1
+    }
+    print("diagnostic: the walk's moves at 10,000 nodes by cost (spatial index, each move timed alone)")
+    print(buckets.sorted { $0.key < $1.key }.map { "≤\(format(Double(1 << $0.key) * 0.25, decimals: 2)) µs: \(grouped($0.value))" }.joined(separator: "   "))
+    print("slowest moves, replayed from the same state:")
+    for cost in costs.sorted(by: { $0.seconds > $1.seconds }).prefix(5) {
+        var replay = base
+        _ = try replay.focus(start)
+        for direction in directions[..<cost.index] { _ = try replay.move(direction) }
+        let again = try clock.measure { _ = try replay.move(directions[cost.index]) }
+        print("  move \(cost.index + 1) \(directions[cost.index]) from \(cost.from ?? "nothing") to \(cost.to ?? "blocked"): "
+              + "\(format(cost.seconds * 1e6, decimals: 2)) µs, replayed \(format(seconds(again) * 1e6, decimals: 2)) µs")
+    }
+} catch {
+    print("FocusBench: the per-move diagnostic failed: \(error)")
+}
+
 // UpdateScene with one upsert on a 10,000-node scene, against installing the scene whole.
 do {
     let clock = ContinuousClock()

@@ -1,2 +1,3 @@
 #pragma once
 #include <libevdev/libevdev.h>
+#include <libevdev/libevdev-uinput.h>

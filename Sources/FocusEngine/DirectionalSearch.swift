@@ -24,24 +24,19 @@ extension SceneStore {
     mutating func directionalMove(_ input: MoveInput) -> MoveResult {
         let f = input.focused
         let modal = f.flatMap { innermostModal($0) }
-        if let f, let target = node(f).next?[input.direction.rawValue] {
+        if let f, slots[f].hasNext, let target = node(f).next?[input.direction.rawValue] {
             return override(target, input: input, modal: modal)
         }
-        // The containers searched, innermost first.
-        var containers: [Int] = []
-        if let f {
-            var a = f
-            while a >= 0 {
-                if isSection(a) || a == modal || a == root { containers.append(a) }
-                if a == modal { break }
-                a = slots[a].parent
-            }
-        } else {
-            containers = [root]
-        }
-        for c in containers {
+        // The containers searched, innermost first: the sections holding focus, the modal node
+        // bounding it, the root (climbed one by one, without building a list on every move).
+        var next: Int? = f ?? root
+        while let a = next {
+            next = f == nil || a == modal ? nil : slots[a].parent
+            if next == -1 { next = nil }
+            guard f == nil || isSection(a) || a == modal || a == root else { continue }
+            let c = a
             if let w = search(in: c, from: input.source, input: input) { return enter(w, input: input) }
-            if isSection(c), let axis = node(c).wrap, let box = targetFrame(c) ?? frame(c) {
+            if isSection(c), slots[c].wraps, let axis = node(c).wrap, let box = targetFrame(c) ?? frame(c) {
                 let applies = switch axis {
                 case .both: true
                 case .horizontal: input.direction.isHorizontal
@@ -81,53 +76,28 @@ extension SceneStore {
     /// The winner inside container `c` (excluding `c`, the focused node and sections holding focus).
     mutating func search(in c: Int, from source: Rect, input: MoveInput) -> Int? {
         let dir = input.direction
-        let s = CanonRect(source, dir)
         let horizontal = dir.isHorizontal
         let beamOnly = policy == .tvos
-        let f = input.focused
         let isRoot = c == root
-        func accepts(_ slot: Int) -> Bool {
-            if slot == f || slot == c { return false }
-            if !isRoot && !isInside(slot, c) { return false }
-            if let f, !slots[slot].candidate, isInside(f, slot) { return false }
-            return true
-        }
         let clip: Rect? = isRoot ? nil : slots[c].reach
         if !isRoot && clip == nil { return nil }
-        var bestBeam: Scored?
-        var bestOut: Scored?
-        func consider(_ slot: Int, wantBeam: Bool, wantOut: Bool) {
-            guard let r = index.filedFrame(slot) else { return }
-            let m = Measure(s: s, d: CanonRect(r, dir))
-            guard m.inDirection else { return }
-            if m.inBeam {
-                guard wantBeam else { return }
-                if let b = bestBeam, !(m.score < b.measure.score || (m.score == b.measure.score && precedes(slot, b.slot))) { return }
-                guard accepts(slot) else { return }
-                bestBeam = Scored(slot: slot, measure: m)
-            } else {
-                guard wantOut else { return }
-                if let b = bestOut, !(m.score < b.measure.score || (m.score == b.measure.score && precedes(slot, b.slot))) { return }
-                guard accepts(slot) else { return }
-                bestOut = Scored(slot: slot, measure: m)
-            }
-        }
+        var v = BestTargets(slots: slots, frames: index.frame, s: CanonRect(source, dir), direction: dir,
+                            focused: input.focused ?? -1, container: c, isRoot: isRoot)
         switch input.strategy {
         case .bruteForce:
-            index.forEachFiled { consider($0, wantBeam: true, wantOut: !beamOnly) }
+            v.wantOut = !beamOnly
+            index.forEachFiled { v.visit($0) }
         case .spatialIndex:
-            index.scan(direction: dir, source: source, beamOnly: true, clip: clip,
-                       bound: { bestBeam?.measure.score ?? .infinity },
-                       visit: { consider($0, wantBeam: true, wantOut: false) })
-            if !beamOnly && !(horizontal && bestBeam != nil) {
-                let cap = bestBeam?.measure.score ?? .infinity
-                index.scan(direction: dir, source: source, beamOnly: false, clip: clip,
-                           bound: { min(cap, bestOut?.measure.score ?? .infinity) },
-                           visit: { consider($0, wantBeam: false, wantOut: true) })
-                if let o = bestOut, o.measure.score > cap { bestOut = nil }
+            index.scan(direction: dir, source: source, beamOnly: true, clip: clip, visitor: &v)
+            if !beamOnly && !(horizontal && v.bestBeam != nil) {
+                v.wantBeam = false
+                v.wantOut = true
+                v.cap = v.bestBeam?.measure.score ?? .infinity
+                index.scan(direction: dir, source: source, beamOnly: false, clip: clip, visitor: &v)
+                if let o = v.bestOut, o.measure.score > v.cap { v.bestOut = nil }
             }
         }
-        return Winner.combine(beam: bestBeam, out: bestOut, horizontal: horizontal, precedes: precedes)?.slot
+        return Winner.combine(beam: v.bestBeam, out: v.bestOut, horizontal: horizontal, precedes: precedes)?.slot
     }
 
     /// The entering rules (focus.md §2): the outermost container entered decides.
@@ -136,32 +106,36 @@ extension SceneStore {
         var a = winner
         while a >= 0 {
             if let f = input.focused, isInside(f, a) { break }
-            let userDefault = node(a).defaultFocus?.priority == .userInitiated
-            if isSection(a) || userDefault { outermost = a }
+            if slots[a].section || slots[a].userDefault { outermost = a }
             a = slots[a].parent
         }
         if let c = outermost {
-            if isSection(c), node(c).remembersLastFocus == true,
+            if isSection(c), slots[c].remembers,
                let last = input.remembered[slots[c].id], let l = idToSlot[last], isCandidate(l), isInside(l, c) {
                 return .focus(l)
             }
-            if let df = node(c).defaultFocus, df.priority == .userInitiated, let t = boundCandidate(df, inside: c) {
+            if slots[c].userDefault, let df = node(c).defaultFocus, df.priority == .userInitiated, let t = boundCandidate(df, inside: c) {
                 return .focus(t)
             }
         }
         if isCandidate(winner) { return .focus(winner) }
         // A section's frame won: its best candidate in direction, beam ignored, else its first.
         let s = CanonRect(input.source, input.direction)
-        var best: Scored?
-        var stack = [winner]
-        while let x = stack.popLast() {
-            stack.append(contentsOf: slots[x].children)
-            guard slots[x].candidate, x != input.focused, let r = frame(x) else { continue }
-            let m = Measure(s: s, d: CanonRect(r, input.direction))
-            guard m.inDirection else { continue }
-            if let b = best, !(m.score < b.measure.score || (m.score == b.measure.score && precedes(x, b.slot))) { continue }
-            best = Scored(slot: x, measure: m)
+        var v = BestInDirection(slots: slots, frames: index.frame, s: s, direction: input.direction,
+                                focused: input.focused ?? -1, section: winner)
+        switch input.strategy {
+        case .bruteForce:
+            var stack = [winner]
+            while let x = stack.popLast() {
+                stack.append(contentsOf: slots[x].children)
+                if slots[x].candidate { v.visit(x) }
+            }
+        case .spatialIndex:
+            if let clip = slots[winner].reach {
+                index.scan(direction: input.direction, source: input.source, beamOnly: false, clip: clip, visitor: &v)
+            }
         }
+        let best = v.best
         if let best { return .focus(best.slot) }
         if let first = firstInSequence(inside: winner, excluding: input.focused) { return .focus(first) }
         return .blocked
@@ -169,10 +143,9 @@ extension SceneStore {
 
     /// The candidate inside `region` that `df` names (first in tree order).
     func boundCandidate(_ df: DefaultFocus, inside region: Int) -> Int? {
-        guard let set = bindings.nodes[df.binding] else { return nil }
+        guard let set = bindings.pairs[BindingRegistry.Pair(name: df.binding, value: df.value)] else { return nil }
         var best: Int?
-        for s in set where isCandidate(s) && isInside(s, region)
-            && (node(s).bindings ?? []).contains(where: { $0.name == df.binding && $0.value == df.value }) {
+        for s in set where isCandidate(s) && isInside(s, region) {
             if best == nil || precedes(s, best!) { best = s }
         }
         return best
@@ -218,5 +191,70 @@ extension SceneStore {
             if let t = defaultTarget(at: a) { return t }
         }
         return defaultTarget(at: root)
+    }
+}
+
+/// The best in-beam and out-of-beam targets inside a container (focus.md §2), fed by a scan.
+struct BestTargets: ScanVisitor {
+    let slots: [Slot]
+    let frames: [Rect]
+    let s: CanonRect
+    let direction: Direction
+    let focused: Int
+    let container: Int
+    let isRoot: Bool
+    var wantBeam = true
+    var wantOut = false
+    var cap = Double.infinity
+    var bestBeam: Scored?
+    var bestOut: Scored?
+
+    var bound: Double {
+        wantOut ? min(cap, bestOut?.measure.score ?? .infinity) : (bestBeam?.measure.score ?? .infinity)
+    }
+
+    func accepts(_ slot: Int) -> Bool {
+        if slot == focused || slot == container { return false }
+        if !isRoot && !SceneStore.isInside(slots, slot, container) { return false }
+        if focused >= 0, !slots[slot].candidate, SceneStore.isInside(slots, focused, slot) { return false }
+        return true
+    }
+
+    mutating func visit(_ slot: Int) {
+        let m = Measure(s: s, d: CanonRect(frames[slot], direction))
+        guard m.inDirection else { return }
+        if m.inBeam {
+            guard wantBeam else { return }
+            if let b = bestBeam, !(m.score < b.measure.score || (m.score == b.measure.score && SceneStore.precedes(slots, slot, b.slot))) { return }
+            guard accepts(slot) else { return }
+            bestBeam = Scored(slot: slot, measure: m)
+        } else {
+            guard wantOut else { return }
+            if let b = bestOut, !(m.score < b.measure.score || (m.score == b.measure.score && SceneStore.precedes(slots, slot, b.slot))) { return }
+            guard accepts(slot) else { return }
+            bestOut = Scored(slot: slot, measure: m)
+        }
+    }
+}
+
+/// The best candidate of a section in direction with the beam ignored (the entering rule 3).
+struct BestInDirection: ScanVisitor {
+    let slots: [Slot]
+    let frames: [Rect]
+    let s: CanonRect
+    let direction: Direction
+    let focused: Int
+    let section: Int
+    var best: Scored?
+
+    var bound: Double { best?.measure.score ?? .infinity }
+
+    mutating func visit(_ x: Int) {
+        guard slots[x].candidate, x != focused else { return }
+        let m = Measure(s: s, d: CanonRect(frames[x], direction))
+        guard m.inDirection else { return }
+        if let b = best, !(m.score < b.measure.score || (m.score == b.measure.score && SceneStore.precedes(slots, x, b.slot))) { return }
+        guard SceneStore.isInside(slots, x, section) else { return }
+        best = Scored(slot: x, measure: m)
     }
 }

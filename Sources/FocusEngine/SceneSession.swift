@@ -62,6 +62,22 @@ public enum SearchStrategy: Hashable, Sendable {
 /// - `crown` without detents does nothing; N detents move up to N steps, stopping at the end of the
 ///   innermost section (or modal node) holding focus unless the profile wraps; one `focus` event
 ///   from the start to the end node, cause `crown`.
+/// - Directional winner: see `Winner` (best in-beam and best out-of-beam by score, then the
+///   beam-beats rule between the two), which equals "better than" whenever one candidate beats all.
+/// - A section competes only when it is not disabled and holds a candidate; a frameless section
+///   competes with the union of its descendants' frames. The focused node never wins its own move.
+/// - Modal nodes are units of the sequential order like sections (so the cycle inside one is
+///   contiguous); the crown's range is the innermost section or modal node holding focus.
+/// - With nothing focused under `tvos`, a directional move focuses the default target with cause
+///   `defaultFocus`; `android` searches from the corner of the root's frame (or of the candidates'
+///   union when the root has none).
+/// - Programmatic `focus` of the focused node, and `resetFocus` landing where focus is, are no-ops.
+/// - A value binding set to a node that is not a candidate is `.notFocusable`; setting a Bool
+///   binding true while it reads true is a no-op (even when a descendant, not the node, has focus).
+/// - Ambiguous bindings warn on `replace` (all of them), on `update` (names the patch carries) and
+///   on the `setBinding` that resolves them.
+/// - `state(active:)` lists bindings in tree order of first appearance (the first holder of each
+///   name is kept up to date by the store, so the cost grows with the number of names).
 public struct SceneSession: Sendable {
     var store: SceneStore
     var focusedId: String?
@@ -69,6 +85,8 @@ public struct SceneSession: Sendable {
     /// Section id → last focused descendant id (remembersLastFocus).
     var remembered: [String: String] = [:]
     var currentRevision = 1
+    /// The slots that last held focus on each track (checked against the ids before use).
+    var hints: (main: Int, accessibility: Int) = (-1, -1)
 
     /// Validates `scene` and evaluates default focus at the root (focus.md §4).
     /// Throws `.invalidScene` / `.tooManyNodes`; nothing is created on error.
@@ -183,10 +201,13 @@ public struct SceneSession: Sendable {
             }
             throw error
         }
-        var names = Set<String>()
+        var names = Set<BindingRegistry.Pair>()
         for p in upsert {
             var stack = [p.node]
-            while let n = stack.popLast() { names.formUnion((n.bindings ?? []).map(\.name)); stack += n.children ?? [] }
+            while let n = stack.popLast() {
+                names.formUnion((n.bindings ?? []).map { BindingRegistry.Pair(name: $0.name, value: $0.value) })
+                stack += n.children ?? []
+            }
         }
         return afterStructuralChange(before, warnFor: names)
     }
@@ -265,9 +286,7 @@ public struct SceneSession: Sendable {
             let holds = cur.map { bindingsOf($0, track).contains { $0.name == name } } ?? false
             return holds ? changeFocus(to: nil, track: track, cause: cause) : Outcome()
         }
-        let matches = store.sortedInTreeOrder(holders.filter { s in
-            bindingsOf(s, track).contains { $0.name == name && $0.value == value }
-        })
+        let matches = store.sortedInTreeOrder(reg.pairs[BindingRegistry.Pair(name: name, value: value)] ?? [])
         guard let t = matches.first else { throw .noSuchBinding(name: name, value: value) }
         guard store.isCandidate(t) else { throw .notFocusable(id: store.slots[t].id) }
         var out = changeFocus(to: t, track: track, cause: cause)
@@ -346,7 +365,12 @@ public struct SceneSession: Sendable {
 extension SceneSession {
     /// The slot holding focus on `track`, if it is still a candidate.
     func slot(_ track: Track) -> Int? {
-        guard let s = store.slot(track == .main ? focusedId : a11yId), store.isCandidate(s) else { return nil }
+        guard let id = track == .main ? focusedId : a11yId else { return nil }
+        let h = track == .main ? hints.main : hints.accessibility
+        if h >= 0, h < store.slots.count, store.slots[h].alive, store.slots[h].id == id {
+            return store.slots[h].candidate ? h : nil
+        }
+        guard let s = store.idToSlot[id], store.isCandidate(s) else { return nil }
         return s
     }
 
@@ -375,7 +399,7 @@ extension SceneSession {
     mutating func remember(_ slot: Int) {
         var a = store.slots[slot].parent
         while a >= 0 {
-            if store.isSection(a), store.node(a).remembersLastFocus == true { remembered[store.slots[a].id] = store.slots[slot].id }
+            if store.isSection(a), store.slots[a].remembers { remembered[store.slots[a].id] = store.slots[slot].id }
             a = store.slots[a].parent
         }
     }
@@ -414,8 +438,8 @@ extension SceneSession {
         let reg = track == .main ? store.bindings : store.a11yBindings
         let reads = pathReads(track, focus: focus)
         var keyed: [(slot: Int, index: Int, name: String)] = []
-        for (name, set) in reg.nodes {
-            guard let first = store.firstInTreeOrder(set) else { continue }
+        for name in reg.nodes.keys {
+            guard let first = reg.first[name] else { continue }
             let i = bindingsOf(first, track).firstIndex { $0.name == name } ?? 0
             keyed.append((first, i, name))
         }
@@ -428,7 +452,7 @@ extension SceneSession {
         var out: [String: String] = [:]
         var a = f
         while a >= 0 {
-            if let values = store.node(a).values { for (k, v) in values where out[k] == nil { out[k] = v } }
+            if store.slots[a].hasValues, let values = store.node(a).values { for (k, v) in values where out[k] == nil { out[k] = v } }
             a = store.slots[a].parent
         }
         return out
@@ -480,17 +504,21 @@ extension SceneSession {
                 events.append(e)
             }
             focusedId = newId
+            hints.main = target ?? -1
             if let target { remember(target) }
         } else {
             a11yId = newId
+            hints.accessibility = target ?? -1
         }
         return Outcome(events: stamp(events), moved: true)
     }
 
     /// Bumps the revision once and stamps `events` with it.
-    mutating func stamp(_ events: [Event]) -> [Event] {
+    mutating func stamp(_ events: consuming [Event]) -> [Event] {
         currentRevision += 1
-        return events.map { var e = $0; e.revision = currentRevision; return e }
+        var events = events
+        for i in events.indices { events[i].revision = currentRevision }
+        return events
     }
 
     /// Sequential moves (§3) and crown steps on `track`.
@@ -499,11 +527,15 @@ extension SceneSession {
         let start = slot(track)
         var cur = start
         var moved = false
-        for _ in 0..<steps {
+        var steps = steps
+        var taken: UInt = 0
+        while taken < steps {
             guard let t = sequentialTarget(from: cur, forward: forward, wrap: wrap, crown: crown, track: track), t != cur else { break }
             cur = t
             moved = true
-            if t == start { break }
+            taken += 1
+            // Back where it started after `taken` steps: only the remainder of the cycle matters.
+            if t == start { steps = taken + (steps - taken) % taken }
         }
         guard moved, let cur, cur != start else {
             return Outcome(events: [draft(.blocked, from: track == .main ? focusedId : a11yId, cause: cause, track: track)])
@@ -514,7 +546,7 @@ extension SceneSession {
     /// The next/previous candidate after `from` in sequential order (nil: blocked).
     func sequentialTarget(from f: Int?, forward: Bool, wrap: Bool?, crown: Bool, track: Track) -> Int? {
         guard let seq = store.sequence, !seq.order.isEmpty else { return nil }
-        if let f, let t = store.node(f).next?[forward ? "next" : "previous"] {
+        if let f, store.slots[f].hasNext, let t = store.node(f).next?[forward ? "next" : "previous"] {
             guard !t.isEmpty, let ts = store.idToSlot[t] else { return nil }
             if let m = store.innermostModal(f), !store.isInside(ts, m) { return nil }
             if store.isCandidate(ts) { return ts }
@@ -562,7 +594,7 @@ extension SceneSession {
     }
 
     /// Keeps or re-evaluates focus after the tree changed and builds the call's events.
-    mutating func afterStructuralChange(_ before: Snapshot, warnFor: Set<String>? = nil) -> Outcome {
+    mutating func afterStructuralChange(_ before: Snapshot, warnFor: Set<BindingRegistry.Pair>? = nil) -> Outcome {
         var events = [draft(.scene)]
         var warnings: [String] = []
         // Main focus: kept when its node survives as a candidate.
@@ -591,14 +623,11 @@ extension SceneSession {
             e.values = values
             events.append(e)
         }
-        for (name, set) in store.bindings.nodes where set.count > 1 && (warnFor?.contains(name) ?? true) {
-            let ordered = store.sortedInTreeOrder(set)
-            if store.bindings.isBool(name) { warnings.append(ambiguity(name: name, value: nil, ordered)); continue }
-            var byValue: [String: [Int]] = [:]
-            for s in ordered { for b in store.node(s).bindings ?? [] where b.name == name { if byValue[b.value ?? ""]?.last != s { byValue[b.value ?? "", default: []].append(s) } } }
-            for (v, nodes) in byValue.sorted(by: { $0.key < $1.key }) where nodes.count > 1 {
-                warnings.append(ambiguity(name: name, value: v, nodes))
-            }
+        // Ambiguous bindings: all of them after a replace, those the patches carry after an update.
+        let pairs = warnFor.map { Array($0) } ?? Array(store.bindings.pairs.keys)
+        for pair in pairs {
+            guard let set = store.bindings.pairs[pair], set.count > 1 else { continue }
+            warnings.append(ambiguity(name: pair.name, value: pair.value, store.sortedInTreeOrder(set)))
         }
         return Outcome(events: stamp(events), warnings: warnings.sorted(), moved: focusedId != before.focused)
     }

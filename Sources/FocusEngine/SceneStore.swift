@@ -21,17 +21,37 @@ struct Slot: Sendable {
     var disabled: Bool
     var candidate: Bool
     var candCount: Int
+    /// The union of the non-empty frames in the subtree (own included): a frameless section's frame.
     var candUnion: Rect?
     /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
     /// may be larger than needed after removals, which only costs search time.
     var reach: Rect?
     /// The node was given with a `children` array (kept so `scene` round-trips `[]`).
     var hadChildren: Bool
+    /// Hot flags, copied out of the node so searches do not touch the boxed fields.
+    var section: Bool
+    var modal: Bool
+    var userDefault: Bool
+    var hasNext: Bool
+    /// More hot flags read on every move (each node's box is a separate allocation, often cold).
+    var remembers: Bool
+    var wraps: Bool
+    var hasValues: Bool
 }
 
 /// Where the nodes carrying each binding name are (one registry per track).
 struct BindingRegistry: Sendable {
+    /// One binding: a name with a value, or a Bool binding (nil value).
+    struct Pair: Hashable, Sendable {
+        var name: String
+        var value: String?
+    }
+
     var nodes: [String: Set<Int>] = [:]
+    /// The holders of each exact binding (ambiguity is more than one holder).
+    var pairs: [Pair: Set<Int>] = [:]
+    /// The first holder of each name in tree order (kept by the store, which can compare order).
+    var first: [String: Int] = [:]
     var boolCount: [String: Int] = [:]
     var valueCount: [String: Int] = [:]
 
@@ -42,6 +62,7 @@ struct BindingRegistry: Sendable {
         var conflict: String?
         for b in bindings {
             nodes[b.name, default: []].insert(slot)
+            pairs[Pair(name: b.name, value: b.value), default: []].insert(slot)
             if b.value == nil { boolCount[b.name, default: 0] += 1 } else { valueCount[b.name, default: 0] += 1 }
             if isBool(b.name) && (valueCount[b.name] ?? 0) > 0 { conflict = b.name }
         }
@@ -51,6 +72,9 @@ struct BindingRegistry: Sendable {
     mutating func remove(_ bindings: [Binding]?, slot: Int) {
         guard let bindings else { return }
         for b in bindings {
+            let pair = Pair(name: b.name, value: b.value)
+            pairs[pair]?.remove(slot)
+            if pairs[pair]?.isEmpty == true { pairs[pair] = nil }
             nodes[b.name]?.remove(slot)
             if nodes[b.name]?.isEmpty == true { nodes[b.name] = nil }
             if b.value == nil { boolCount[b.name, default: 1] -= 1; if boolCount[b.name] == 0 { boolCount[b.name] = nil } }
@@ -158,8 +182,8 @@ struct SceneStore: Sendable {
     // MARK: Structure
 
     @inline(__always) func node(_ slot: Int) -> Node { slots[slot].box.node }
-    @inline(__always) func isSection(_ slot: Int) -> Bool { slots[slot].box.node.section == true }
-    @inline(__always) func isModal(_ slot: Int) -> Bool { slots[slot].box.node.modal == true }
+    @inline(__always) func isSection(_ slot: Int) -> Bool { slots[slot].section }
+    @inline(__always) func isModal(_ slot: Int) -> Bool { slots[slot].modal }
     /// Sections and modal nodes are units of the sequential order.
     @inline(__always) func isUnit(_ slot: Int) -> Bool { isSection(slot) || isModal(slot) || slot == root }
     @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
@@ -167,15 +191,20 @@ struct SceneStore: Sendable {
     @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].box.node.frame }
 
     /// True when `a` is `c` or lies inside it.
-    func isInside(_ a: Int, _ c: Int) -> Bool {
+    func isInside(_ a: Int, _ c: Int) -> Bool { Self.isInside(slots, a, c) }
+
+    /// Pre-order (tree order) comparison in O(depth).
+    func precedes(_ a: Int, _ b: Int) -> Bool { Self.precedes(slots, a, b) }
+
+    @inline(__always)
+    static func isInside(_ slots: [Slot], _ a: Int, _ c: Int) -> Bool {
         var x = a
         let dc = slots[c].depth
         while slots[x].depth > dc { x = slots[x].parent }
         return x == c
     }
 
-    /// Pre-order (tree order) comparison in O(depth).
-    func precedes(_ a: Int, _ b: Int) -> Bool {
+    static func precedes(_ slots: [Slot], _ a: Int, _ b: Int) -> Bool {
         if a == b { return false }
         var x = a, y = b
         while slots[x].depth > slots[y].depth { x = slots[x].parent; if x == y { return false } }
@@ -228,7 +257,10 @@ struct SceneStore: Sendable {
             let candidate = n.focusable == true && !disabled && !(n.frame?.isEmpty ?? true)
             let s = Slot(id: n.id, box: NodeBox(own), parent: p, children: [], indexInParent: 0,
                          depth: depth, alive: true, disabled: disabled, candidate: candidate,
-                         candCount: 0, candUnion: nil, reach: nil, hadChildren: n.children != nil)
+                         candCount: 0, candUnion: nil, reach: nil, hadChildren: n.children != nil,
+                         section: n.section == true, modal: n.modal == true,
+                         userDefault: n.defaultFocus?.priority == .userInitiated, hasNext: n.next?.isEmpty == false,
+                         remembers: n.remembersLastFocus == true, wraps: n.wrap != nil, hasValues: n.values != nil)
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
@@ -246,7 +278,7 @@ struct SceneStore: Sendable {
         // Aggregates bottom-up within the new subtree.
         for slot in created.reversed() {
             var count = slots[slot].candidate ? 1 : 0
-            var union: Rect? = slots[slot].candidate ? frame(slot) : nil
+            var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
             for c in slots[slot].children {
                 count += slots[c].candCount
                 if let u = slots[c].candUnion { union = union.map { $0.union(u) } ?? u }
@@ -315,6 +347,14 @@ struct SceneStore: Sendable {
         if let name = a11yBindings.add(n.accessibilityBindings, slot: slot) {
             throw .invalidScene(reason: "accessibility binding '\(name)' is used both as a Bool and as a value binding", node: n.id)
         }
+        for b in n.bindings ?? [] {
+            if let cur = bindings.first[b.name], cur != slot, !precedes(slot, cur) { continue }
+            bindings.first[b.name] = slot
+        }
+        for b in n.accessibilityBindings ?? [] {
+            if let cur = a11yBindings.first[b.name], cur != slot, !precedes(slot, cur) { continue }
+            a11yBindings.first[b.name] = slot
+        }
         if let s = n.scope { scopes[s, default: []].insert(slot) }
         if n.sceneValues?.isEmpty == false { sceneValueNodes.insert(slot) }
         if n.role == "search" { searchNodes.insert(slot) }
@@ -345,8 +385,11 @@ struct SceneStore: Sendable {
         let lost = slots[top].candCount, lostUnion = slots[top].candUnion
         var removed: [String] = []
         var stack = [top]
+        var staleFirst: (Set<String>, Set<String>) = ([], [])
         while let s = stack.popLast() {
             stack.append(contentsOf: slots[s].children)
+            for b in node(s).bindings ?? [] where bindings.first[b.name] == s { staleFirst.0.insert(b.name) }
+            for b in node(s).accessibilityBindings ?? [] where a11yBindings.first[b.name] == s { staleFirst.1.insert(b.name) }
             unregister(s)
             index.set(s, nil)
             idToSlot[slots[s].id] = nil
@@ -371,7 +414,7 @@ struct SceneStore: Sendable {
                 if u.minX > old.minX && u.minY > old.minY && u.maxX < old.maxX && u.maxY < old.maxY {
                     unionMayShrink = false
                 } else {
-                    var union: Rect? = slots[a].candidate ? frame(a) : nil
+                    var union: Rect? = frame(a).flatMap { $0.isEmpty ? nil : $0 }
                     for c in slots[a].children {
                         if let cu = slots[c].candUnion { union = union.map { $0.union(cu) } ?? cu }
                     }
@@ -381,6 +424,9 @@ struct SceneStore: Sendable {
             if isSection(a) { refreshTarget(a) }
             a = slots[a].parent
         }
+        // The first holders removed: the next ones, once the subtree is gone.
+        for name in staleFirst.0 { bindings.first[name] = bindings.nodes[name].flatMap { firstInTreeOrder($0) } }
+        for name in staleFirst.1 { a11yBindings.first[name] = a11yBindings.nodes[name].flatMap { firstInTreeOrder($0) } }
         sequence = nil
         return removed
     }
@@ -388,8 +434,8 @@ struct SceneStore: Sendable {
     static let deadBox = NodeBox(Node(id: ""))
 
     /// The frame a slot competes with in directional search, or nil when it is no target: a
-    /// candidate's frame; a section's own frame, or the union of its candidates' frames when it has
-    /// none, when it is not disabled and holds a candidate.
+    /// candidate's frame; a section's own frame, or the union of its descendants' frames when it has
+    /// none (focus.md §1), when it is not disabled and holds a candidate.
     func targetFrame(_ slot: Int) -> Rect? {
         let s = slots[slot]
         guard s.alive, !s.disabled else { return nil }

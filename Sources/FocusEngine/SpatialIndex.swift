@@ -3,17 +3,19 @@
 // level whose cells are at least as large as the frame, so a cell bounds where the frames filed in
 // it can reach (cell range ± the level's largest half extent). A search walks cells outwards from
 // the source and stops when a cell's lower bound on the score exceeds the best score found, which
-// makes it exact: it returns what scoring every target would (focus.md §2).
+// makes it exact: it returns what scoring every target would (focus.md §2). Lines holding nothing
+// in the searched band, and levels holding nothing ahead / in the beam / in the clip, are skipped
+// outright, so a move that ends blocked at a scene edge costs no more than one that lands nearby.
 
-/// One grid level: cells of `cellW × cellH` from `originX, originY`; edge cells reach to infinity.
-struct GridLevel: Sendable {
+/// The geometry of one grid level: cells of `cellW × cellH` from `originX, originY`; edge cells
+/// reach to infinity. Plain values, so a scan can keep it in its cursor without retaining storage.
+struct GridGeometry: Sendable {
     var originX: Double
     var originY: Double
     var cellW: Double
     var cellH: Double
     var cols: Int
     var rows: Int
-    var cells: [[Int32]]
     /// The largest half width / half height of any frame filed here (only grows).
     var maxHalfW: Double = 0
     var maxHalfH: Double = 0
@@ -34,6 +36,117 @@ struct GridLevel: Sendable {
     @inline(__always) func colHi(_ i: Int) -> Double { i == cols - 1 ? .infinity : originX + Double(i + 1) * cellW }
     @inline(__always) func rowLo(_ j: Int) -> Double { j == 0 ? -.infinity : originY + Double(j) * cellH }
     @inline(__always) func rowHi(_ j: Int) -> Double { j == rows - 1 ? .infinity : originY + Double(j + 1) * cellH }
+}
+
+/// One grid level: its geometry, the slots filed in each cell, and where each column and row holds
+/// anything, so a scan never walks the empty lines past the last occupied one (a move that ends
+/// blocked at a scene edge would otherwise visit every line up to the edge).
+struct GridLevel: Sendable {
+    var geo: GridGeometry
+    /// Per cell: one slot filed there (-1: the cell is empty), inline so that a scan reads the
+    /// cells of a line from one contiguous array; `more` holds any further slots of the cell.
+    var head: [Int32]
+    var more: [[Int32]]
+    /// Per column: the first and last row whose cell is not empty (`Int32.max` / -1 when none).
+    var colFirst: [Int32]
+    var colLast: [Int32]
+    /// Per row: the first and last column whose cell is not empty (`Int32.max` / -1 when none).
+    var rowFirst: [Int32]
+    var rowLast: [Int32]
+    /// Rows and columns that ever held a frame (a superset of the occupied ones; only grows).
+    var everRows: (lo: Int, hi: Int) = (Int.max, -1)
+    var everCols: (lo: Int, hi: Int) = (Int.max, -1)
+    /// A box holding every frame ever filed here (only grows), so a scan can pass over a level
+    /// with nothing ahead of the source, in its beam, or in its clip without any cell arithmetic.
+    var reach = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+
+    init(geo: GridGeometry) {
+        self.geo = geo
+        head = Array(repeating: -1, count: geo.cols * geo.rows)
+        more = Array(repeating: [], count: geo.cols * geo.rows)
+        colFirst = Array(repeating: .max, count: geo.cols)
+        colLast = Array(repeating: -1, count: geo.cols)
+        rowFirst = Array(repeating: .max, count: geo.rows)
+        rowLast = Array(repeating: -1, count: geo.rows)
+    }
+
+    /// Whether no slot is filed in cell `c`.
+    @inline(__always) func isEmpty(_ c: Int) -> Bool { head[c] < 0 }
+
+    /// Files `slot`, whose frame is `rect`, in cell `c`.
+    mutating func add(_ slot: Int32, cell c: Int, rect: Rect) {
+        if head[c] < 0 { head[c] = slot } else { more[c].append(slot) }
+        reach = (min(reach.minX, rect.minX), min(reach.minY, rect.minY), max(reach.maxX, rect.maxX), max(reach.maxY, rect.maxY))
+        let col = c % geo.cols, row = c / geo.cols
+        colFirst[col] = min(colFirst[col], Int32(row))
+        colLast[col] = max(colLast[col], Int32(row))
+        rowFirst[row] = min(rowFirst[row], Int32(col))
+        rowLast[row] = max(rowLast[row], Int32(col))
+        everRows = (min(everRows.lo, row), max(everRows.hi, row))
+        everCols = (min(everCols.lo, col), max(everCols.hi, col))
+    }
+
+    /// Unfiles `slot` from cell `c`, narrowing its column's and row's extents when the cell empties.
+    mutating func remove(_ slot: Int32, cell c: Int) {
+        if head[c] == slot {
+            head[c] = more[c].popLast() ?? -1
+        } else {
+            guard let k = more[c].firstIndex(of: slot) else { return }
+            more[c].swapAt(k, more[c].count - 1)
+            more[c].removeLast()
+        }
+        guard head[c] < 0 else { return }
+        let cols = geo.cols
+        let col = c % cols, row = c / cols
+        // The column: the next non-empty row inwards from the end that emptied.
+        if colFirst[col] == Int32(row) {
+            var r = row + 1
+            while r <= Int(colLast[col]) && head[r * cols + col] < 0 { r += 1 }
+            if r > Int(colLast[col]) { colFirst[col] = .max; colLast[col] = -1 } else { colFirst[col] = Int32(r) }
+        } else if colLast[col] == Int32(row) {
+            var r = row - 1
+            while r > Int(colFirst[col]) && head[r * cols + col] < 0 { r -= 1 }
+            colLast[col] = Int32(r)
+        }
+        // The row likewise.
+        if rowFirst[row] == Int32(col) {
+            var i = col + 1
+            while i <= Int(rowLast[row]) && head[row * cols + i] < 0 { i += 1 }
+            if i > Int(rowLast[row]) { rowFirst[row] = .max; rowLast[row] = -1 } else { rowFirst[row] = Int32(i) }
+        } else if rowLast[row] == Int32(col) {
+            var i = col - 1
+            while i > Int(rowFirst[row]) && head[row * cols + i] < 0 { i -= 1 }
+            rowLast[row] = Int32(i)
+        }
+    }
+
+    /// The lines (columns when `horizontal`, else rows) that hold anything in cross lines
+    /// `jMin...jMax` (rows when `horizontal`, else columns): a range containing every occupied one,
+    /// or nil when there is none.
+    func occupiedLines(horizontal: Bool, jMin: Int, jMax: Int) -> (lo: Int, hi: Int)? {
+        // A wide band: the level's lifetime extent, not worth a pass over every cross line.
+        if jMax - jMin > 64 {
+            let e = horizontal ? everCols : everRows
+            return e.lo <= e.hi ? e : nil
+        }
+        var lo = Int32.max, hi: Int32 = -1
+        if horizontal {
+            for j in jMin...jMax { lo = min(lo, rowFirst[j]); hi = max(hi, rowLast[j]) }
+        } else {
+            for j in jMin...jMax { lo = min(lo, colFirst[j]); hi = max(hi, colLast[j]) }
+        }
+        return lo <= hi ? (Int(lo), Int(hi)) : nil
+    }
+}
+
+/// One level's walk along a move: the next line of cells `i` and its lower bound.
+struct ScanCursor { var level: Int; var geo: GridGeometry; var i: Int; var iMin: Int; var iMax: Int; var jMin: Int; var jMax: Int; var j0: Int; var a: Double; var slack: Double; var lb: Double }
+
+/// What a scan feeds: it visits slots while their lower bound is at most `bound`.
+protocol ScanVisitor {
+    /// The score a slot must not exceed to matter (the best found so far).
+    var bound: Double { get }
+    mutating func visit(_ slot: Int)
 }
 
 /// `x` rounded up, for the positive cell counts of a level (capped far above any real scene).
@@ -85,8 +198,7 @@ struct SpatialIndex: Sendable {
         if let l = levelKey[key] { return l }
         let cw = baseW * Double(1 << kx), ch = baseH * Double(1 << ky)
         let cols = max(1, Int(ceilCount(bounds.width / cw))), rows = max(1, Int(ceilCount(bounds.height / ch)))
-        levels.append(GridLevel(originX: bounds.x, originY: bounds.y, cellW: cw, cellH: ch, cols: cols, rows: rows,
-                                cells: Array(repeating: [], count: cols * rows)))
+        levels.append(GridLevel(geo: GridGeometry(originX: bounds.x, originY: bounds.y, cellW: cw, cellH: ch, cols: cols, rows: rows)))
         levelKey[key] = levels.count - 1
         return levels.count - 1
     }
@@ -107,7 +219,7 @@ struct SpatialIndex: Sendable {
         if level[slot] >= 0 {
             if let rect, rect == frame[slot] { return }
             let l = Int(level[slot]), c = Int(cell[slot])
-            if let k = levels[l].cells[c].firstIndex(of: Int32(slot)) { levels[l].cells[c].swapAt(k, levels[l].cells[c].count - 1); levels[l].cells[c].removeLast() }
+            levels[l].remove(Int32(slot), cell: c)
             level[slot] = -1
             count -= 1
         }
@@ -116,10 +228,10 @@ struct SpatialIndex: Sendable {
         while kx < maxKX && rect.width > baseW * Double(1 << kx) { kx += 1 }
         while ky < maxKY && rect.height > baseH * Double(1 << ky) { ky += 1 }
         let l = levelIndex(kx: kx, ky: ky)
-        let c = levels[l].row(rect.midY) * levels[l].cols + levels[l].col(rect.midX)
-        levels[l].cells[c].append(Int32(slot))
-        levels[l].maxHalfW = max(levels[l].maxHalfW, rect.width / 2)
-        levels[l].maxHalfH = max(levels[l].maxHalfH, rect.height / 2)
+        let c = levels[l].geo.row(rect.midY) * levels[l].geo.cols + levels[l].geo.col(rect.midX)
+        levels[l].add(Int32(slot), cell: c, rect: rect)
+        levels[l].geo.maxHalfW = max(levels[l].geo.maxHalfW, rect.width / 2)
+        levels[l].geo.maxHalfH = max(levels[l].geo.maxHalfH, rect.height / 2)
         level[slot] = Int32(l)
         cell[slot] = Int32(c)
         frame[slot] = rect
@@ -132,11 +244,10 @@ struct SpatialIndex: Sendable {
     }
 
     /// Visits, for a move from `source` in `direction`, every filed slot whose score could be at most
-    /// `bound()` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
+    /// `visitor.bound` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
     /// frame in the source's beam.
-    func scan(
-        direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?,
-        bound: () -> Double, visit: (Int) -> Void
+    func scan<V: ScanVisitor>(
+        direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?, visitor: inout V
     ) {
         let horizontal = direction.isHorizontal
         let decreasing = direction == .left || direction == .up
@@ -149,70 +260,129 @@ struct SpatialIndex: Sendable {
         let crossLo = horizontal ? s.minY : s.minX
         let crossHi = horizontal ? s.maxY : s.maxX
         let crossCentre = crossLo + (crossHi - crossLo) / 2
-        for g in levels where !g.cells.isEmpty {
-            let a = horizontal ? g.maxHalfW : g.maxHalfH      // reach along the move
-            let hc = horizontal ? g.maxHalfH : g.maxHalfW     // reach across it
-            let majorCount = horizontal ? g.cols : g.rows
-            let crossCount = horizontal ? g.rows : g.cols
-            func majorOf(_ v: Double) -> Int { horizontal ? g.col(v) : g.row(v) }
-            func crossOf(_ v: Double) -> Int { horizontal ? g.row(v) : g.col(v) }
-            func majorLo(_ i: Int) -> Double { horizontal ? g.colLo(i) : g.rowLo(i) }
-            func majorHi(_ i: Int) -> Double { horizontal ? g.colHi(i) : g.rowHi(i) }
-            func crossLoOf(_ j: Int) -> Double { horizontal ? g.rowLo(j) : g.colLo(j) }
-            func crossHiOf(_ j: Int) -> Double { horizontal ? g.rowHi(j) : g.colHi(j) }
-            let slack = 1e-9 * (abs(sNear) + abs(crossCentre) + a + hc + g.cellW + g.cellH + 1)
-            var jMin = 0, jMax = crossCount - 1
-            var iMin = 0, iMax = majorCount - 1
-            if beamOnly {
-                jMin = crossOf(crossLo - hc - slack)
-                jMax = crossOf(crossHi + hc + slack)
-            }
-            if let clip {
-                // Frames inside `clip` have their centres inside it.
-                let (mLo, mHi, cLo, cHi) = horizontal ? (clip.minX, clip.maxX, clip.minY, clip.maxY) : (clip.minY, clip.maxY, clip.minX, clip.maxX)
-                iMin = majorOf(mLo - slack); iMax = majorOf(mHi + slack)
-                jMin = max(jMin, crossOf(cLo - slack)); jMax = min(jMax, crossOf(cHi + slack))
-                if jMin > jMax { continue }
-            }
-            let j0 = min(max(crossOf(crossCentre), jMin), jMax)
-            var i = decreasing ? majorOf(sNear + a + slack) : majorOf(sNear - a - slack)
-            if decreasing { i = min(i, iMax) } else { i = max(i, iMin) }
-            while i >= iMin && i <= iMax {
-                let gap = decreasing ? sNear - majorHi(i) - a : majorLo(i) - a - sNear
-                let major = max(0, gap - slack)
-                let mLB = 13 * major * major
-                if mLB > bound() { break }
-                func crossLB(_ j: Int) -> Double {
-                    let lo = crossLoOf(j), hi = crossHiOf(j)
-                    let d = crossCentre < lo ? lo - crossCentre : (crossCentre > hi ? crossCentre - hi : 0)
-                    let m = max(0, d - slack)
-                    return m * m
+
+        @inline(__always) func majorOf(_ g: GridGeometry, _ v: Double) -> Int { horizontal ? g.col(v) : g.row(v) }
+        @inline(__always) func crossOf(_ g: GridGeometry, _ v: Double) -> Int { horizontal ? g.row(v) : g.col(v) }
+        @inline(__always) func lineLB(_ c: ScanCursor) -> Double {
+            let g = c.geo
+            guard c.i >= c.iMin && c.i <= c.iMax else { return .infinity }
+            let gap = decreasing ? sNear - (horizontal ? g.colHi(c.i) : g.rowHi(c.i)) - c.a
+                                 : (horizontal ? g.colLo(c.i) : g.rowLo(c.i)) - c.a - sNear
+            let major = max(0, gap - c.slack)
+            return 13 * major * major
+        }
+
+        // Cursors on the stack and cells read through unsafe buffers: a move visits only a few
+        // lines, so per-scan allocations and reference counting would otherwise dominate its cost.
+        levels.withUnsafeBufferPointer { lv in
+            withUnsafeTemporaryAllocation(of: ScanCursor.self, capacity: lv.count) { cursors in
+                var n = 0
+                for li in lv.indices {
+                    // Nothing of the level ahead of the source, in its beam (when only the beam
+                    // matters) or in the clip: no frame here can score (Measure.inDirection / inBeam).
+                    let r = lv[li].reach
+                    if r.minX > r.maxX { continue }
+                    let ahead = switch direction {
+                    case .left: r.minX < s.minX
+                    case .right: r.maxX > s.maxX
+                    case .up: r.minY < s.minY
+                    default: r.maxY > s.maxY
+                    }
+                    if !ahead { continue }
+                    if beamOnly {
+                        let (lo, hi) = horizontal ? (r.minY, r.maxY) : (r.minX, r.maxX)
+                        if !(hi > crossLo && lo < crossHi) { continue }
+                    }
+                    if let clip, r.maxX < clip.minX || r.minX > clip.maxX || r.maxY < clip.minY || r.minY > clip.maxY { continue }
+                    let g = lv[li].geo
+                    let a = horizontal ? g.maxHalfW : g.maxHalfH      // reach along the move
+                    let hc = horizontal ? g.maxHalfH : g.maxHalfW     // reach across it
+                    let slack = 1e-9 * (abs(sNear) + abs(crossCentre) + a + hc + g.cellW + g.cellH + 1)
+                    var jMin = 0, jMax = (horizontal ? g.rows : g.cols) - 1
+                    var iMin = 0, iMax = (horizontal ? g.cols : g.rows) - 1
+                    if beamOnly {
+                        jMin = crossOf(g, crossLo - hc - slack)
+                        jMax = crossOf(g, crossHi + hc + slack)
+                    }
+                    if let clip {
+                        // Frames inside `clip` have their centres inside it.
+                        let (mLo, mHi, cLo, cHi) = horizontal ? (clip.minX, clip.maxX, clip.minY, clip.maxY) : (clip.minY, clip.maxY, clip.minX, clip.maxX)
+                        iMin = majorOf(g, mLo - slack); iMax = majorOf(g, mHi + slack)
+                        jMin = max(jMin, crossOf(g, cLo - slack)); jMax = min(jMax, crossOf(g, cHi + slack))
+                    }
+                    if jMin > jMax { continue }
+                    // Only the lines holding something in the band can matter: the rest are empty.
+                    guard let occupied = lv[li].occupiedLines(horizontal: horizontal, jMin: jMin, jMax: jMax) else { continue }
+                    iMin = max(iMin, occupied.lo)
+                    iMax = min(iMax, occupied.hi)
+                    if iMin > iMax { continue }
+                    var i = decreasing ? majorOf(g, sNear + a + slack) : majorOf(g, sNear - a - slack)
+                    if decreasing { i = min(i, iMax) } else { i = max(i, iMin) }
+                    var c = ScanCursor(level: li, geo: g, i: i, iMin: iMin, iMax: iMax, jMin: jMin, jMax: jMax,
+                                       j0: min(max(crossOf(g, crossCentre), jMin), jMax), a: a, slack: slack, lb: 0)
+                    c.lb = lineLB(c)
+                    cursors.initializeElement(at: n, to: c)
+                    n += 1
                 }
-                var j = j0
-                while j >= jMin {
-                    if mLB + crossLB(j) > bound() { break }
-                    let c = horizontal ? j * g.cols + i : i * g.cols + j
-                    for slot in g.cells[c] { visit(Int(slot)) }
-                    j -= 1
+                // Lines of all levels in order of their lower bound, until none can beat the best.
+                while true {
+                    var k = -1
+                    var lowest = Double.infinity
+                    for m in 0..<n where cursors[m].lb < lowest { lowest = cursors[m].lb; k = m }
+                    if k < 0 || lowest > visitor.bound { break }
+                    let c = cursors[k]
+                    let g = c.geo
+                    @inline(__always) func crossLB(_ j: Int) -> Double {
+                        let lo = horizontal ? g.rowLo(j) : g.colLo(j), hi = horizontal ? g.rowHi(j) : g.colHi(j)
+                        let d = crossCentre < lo ? lo - crossCentre : (crossCentre > hi ? crossCentre - hi : 0)
+                        let m = max(0, d - c.slack)
+                        return m * m
+                    }
+                    lv[c.level].head.withUnsafeBufferPointer { head in
+                        @inline(__always) func visitCell(_ j: Int) {
+                            let cell = horizontal ? j * g.cols + c.i : c.i * g.cols + j
+                            let first = head[cell]
+                            if first < 0 { return }
+                            visitor.visit(Int(first))
+                            lv[c.level].more.withUnsafeBufferPointer { more in
+                                more[cell].withUnsafeBufferPointer { slots in
+                                    for slot in slots { visitor.visit(Int(slot)) }
+                                }
+                            }
+                        }
+                        var j = c.j0
+                        while j >= c.jMin {
+                            if lowest + crossLB(j) > visitor.bound { break }
+                            visitCell(j)
+                            j -= 1
+                        }
+                        j = c.j0 + 1
+                        while j <= c.jMax {
+                            if lowest + crossLB(j) > visitor.bound { break }
+                            visitCell(j)
+                            j += 1
+                        }
+                    }
+                    cursors[k].i += decreasing ? -1 : 1
+                    cursors[k].lb = lineLB(cursors[k])
                 }
-                j = j0 + 1
-                while j <= jMax {
-                    if mLB + crossLB(j) > bound() { break }
-                    let c = horizontal ? j * g.cols + i : i * g.cols + j
-                    for slot in g.cells[c] { visit(Int(slot)) }
-                    j += 1
-                }
-                i += decreasing ? -1 : 1
+                // ScanCursor is trivial: nothing to deinitialize.
             }
         }
     }
 
     /// Visits every filed slot whose frame may intersect `rect` (a superset).
     func query(intersecting r: Rect, visit: (Int) -> Void) {
-        for g in levels {
+        for level in levels {
+            let g = level.geo
             let c0 = g.col(r.minX - g.maxHalfW), c1 = g.col(r.maxX + g.maxHalfW)
             let r0 = g.row(r.minY - g.maxHalfH), r1 = g.row(r.maxY + g.maxHalfH)
-            for j in r0...r1 { for i in c0...c1 { for slot in g.cells[j * g.cols + i] { visit(Int(slot)) } } }
+            for j in r0...r1 {
+                for i in c0...c1 where !level.isEmpty(j * g.cols + i) {
+                    visit(Int(level.head[j * g.cols + i]))
+                    for slot in level.more[j * g.cols + i] { visit(Int(slot)) }
+                }
+            }
         }
     }
 }

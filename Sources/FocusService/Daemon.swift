@@ -234,9 +234,11 @@ final class DaemonService: Service {
                 let settings = self.matcher.withLock { $0.settings(for: identity) }
                 var reason = settings.ignoreReason
                 if reason == nil, DeviceClassifier.isIgnoredByUdev(identity) { reason = "tagged FOCUSD_IGNORE=1 by udev" }
+                if reason == nil, settings.grab == .none {
+                    reason = "profile '\(settings.profileName ?? "")' says grab = \"none\": listed, not read"
+                }
                 return DevicePolicy(
-                    deviceClass: settings.deviceClass, backend: settings.backend,
-                    grab: InputDevices.GrabMode(rawValue: settings.grab.rawValue) ?? .shared,
+                    deviceClass: settings.deviceClass, backend: settings.backend, grab: settings.grab,
                     ignoreReason: reason, profile: settings.profileName)
             }
         )

@@ -108,14 +108,14 @@ final class InputRouter {
 
     func frame(_ id: String, _ events: [InputEvent]) {
         guard var device = devices[id] else { return }
-        let commands = device.mapper.process(events, now: Self.now(), context: context())
+        let commands = device.mapper.process(events, now: now(), context: context())
         devices[id] = device
         deliver(commands, from: id)
     }
 
     func gesture(_ id: String, _ gesture: Gesture) {
         guard var device = devices[id] else { return }
-        let commands = device.mapper.process(gesture: gesture, now: Self.now(), context: context())
+        let commands = device.mapper.process(gesture: gesture, now: now(), context: context())
         devices[id] = device
         deliver(commands, from: id)
     }
@@ -231,7 +231,7 @@ final class InputRouter {
     private func tick(_ id: String) {
         guard var device = devices[id] else { return }
         device.timer = nil
-        let commands = device.mapper.tick(now: Self.now())
+        let commands = device.mapper.tick(now: now())
         devices[id] = device
         deliver(commands, from: id)
     }
@@ -240,16 +240,14 @@ final class InputRouter {
         for observer in observers.values { observer(notice) }
     }
 
-    /// The mapper's clock: monotonic microseconds, the same clock NIO's deadlines use.
-    static func now() -> Int64 {
-        Int64(NIODeadline.now().uptimeNanoseconds / 1000)
+    /// The mapper's clock: the event loop's monotonic time in microseconds, the clock its timers
+    /// run on (virtual on a test loop).
+    func now() -> Int64 {
+        Int64(eventLoop.now.uptimeNanoseconds / 1000)
     }
 
     /// Wall-clock microseconds, for commands that no kernel event stamped (releases on unplug).
     static func wallClockUsec() -> Int64 {
-        Int64(NIODeadline.now().uptimeNanoseconds / 1000) + bootToEpochOffset
+        WallClock.nowUsec()
     }
-
-    /// CLOCK_REALTIME − CLOCK_MONOTONIC at start, in µs.
-    static let bootToEpochOffset: Int64 = WallClock.epochMinusMonotonicUsec()
 }

@@ -20,8 +20,9 @@ public enum MonitorMessage: Sendable {
 /// Decisions where focus.md is silent:
 /// - A `Monitor` without a scene follows the active scene: when the active scene changes it is
 ///   sent a `scene` event naming the new one, then that scene's state.
-/// - `scene` events are also sent when a scene's tree is replaced or updated and when a scene is
-///   removed, so clients that draw the layout (`focusctl watch`) refresh it.
+/// - `scene` events come when a scene's tree is replaced or updated (the engine's), when a scene
+///   is created or removed, and when the active scene changes, so clients that draw the layout
+///   (`focusctl watch`) refresh it.
 /// - Changing which scene is active does not bump revisions (the scenes' own states did not
 ///   change; `active` is derived from the hub); the `scene` event announces it.
 public final class SceneHub {
@@ -90,8 +91,7 @@ public final class SceneHub {
             let outcome = try entry.session.replace(with: scene)
             entry.owner = owner
             entries[scene.name] = entry
-            deliver(outcome.events, scene: scene.name)
-            announceScene(scene.name)
+            deliver(outcome.events, scene: scene.name)  // the engine's own `scene` event leads them
             return (entry.session.state(active: scene.name == activeName), outcome.warnings)
         }
         let session = try SceneSession(scene: scene, limits: limits)
@@ -114,7 +114,6 @@ public final class SceneHub {
         let outcome = try entry.session.update(upsert: upsert, remove: remove)
         entries[name] = entry
         deliver(outcome.events, scene: name)
-        announceScene(name)
         return (entry.session.state(active: name == activeName), outcome.warnings)
     }
 

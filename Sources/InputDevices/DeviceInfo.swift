@@ -39,22 +39,14 @@ public struct DeviceInfo: Hashable, Sendable {
     }
 }
 
-/// How a device is grabbed (`grab` of a profile).
-public enum GrabMode: String, Codable, Hashable, Sendable {
-    /// EVIOCGRAB: no other reader (console, compositor) sees the device's events.
-    case exclusive
-    /// Read alongside other readers.
-    case shared
-    /// Same as shared for reading; named for profiles that state it.
-    case none
-}
-
 /// What the service decides for one device, from its configuration (`policy(identity)`).
 public struct DevicePolicy: Hashable, Sendable {
     /// Replaces the classifier's class.
     public var deviceClass: DeviceClass?
     /// Replaces the default backend (libinput for touchpads when udevd runs, libevdev otherwise).
     public var backend: Backend?
+    /// `InputMapping.GrabMode`: `none` never reaches the loop (the service lists such a device
+    /// with a problem instead), and is treated as `shared` if it does.
     public var grab: GrabMode
     /// Listed with this reason as its problem and never read (closed if it was opened to decide).
     public var ignoreReason: String?

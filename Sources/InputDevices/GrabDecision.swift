@@ -1,3 +1,5 @@
+import InputMapping
+
 // When to take or release EVIOCGRAB: only while no key is down (input.md §6).
 
 /// What to do about a device's grab after a frame (or when the policy changes).

@@ -95,6 +95,17 @@ struct BindingTests {
         #expect(out.events.last?.kind == .values && out.events.last?.values == [:])
     }
 
+    @Test("the state lists bindings in tree order of first appearance, also after updates")
+    func bindingOrder() throws {
+        var s = try session(scene([button("a", 0, 0, bindings: [Binding(name: "x")]), button("b", 0, 100, bindings: [Binding(name: "y", value: "b"), Binding(name: "z")]),
+                                   button("c", 0, 200, bindings: [Binding(name: "x")])]), focus: "b")
+        #expect(s.state(active: true).bindings.map(\.name) == ["x", "y", "z"])
+        _ = try s.update(upsert: [], remove: ["a"])
+        #expect(s.state(active: true).bindings.map(\.name) == ["y", "z", "x"])
+        _ = try s.update(upsert: [NodePatch(parent: "root", index: 0, node: button("w", 0, 300, bindings: [Binding(name: "z")]))], remove: [])
+        #expect(s.state(active: true).bindings.map(\.name) == ["z", "y", "x"])
+    }
+
     @Test("the outermost focusEffectDisabled on the path decides")
     func effects() throws {
         var outer = group("outer", [button("inner", 0, 0)])

@@ -51,3 +51,46 @@ struct CommandTests {
         #expect(out.events[0].revision == rev && s.revision == rev)
     }
 }
+
+@Suite("Programmatic focus and events")
+struct ProgrammaticFocusTests {
+    @Test("Focus of an unknown id is NoSuchNode; Focus(nil) dismisses once")
+    func focusErrors() throws {
+        var s = try session(scene([button("a", 0, 0)]))
+        #expect(throws: FocusError.noSuchNode(id: "ghost")) { try s.focus("ghost") }
+        let out = try s.focus(nil)
+        #expect(s.focused() == nil && out.events.map(\.kind) == [.focus] && out.events[0].from == "a" && out.events[0].to == nil)
+        #expect(try s.focus(nil).events.isEmpty)
+    }
+
+    @Test("every event of a changing call carries the new revision, bumped once")
+    func revisions() throws {
+        var card = button("card", 0, 100, bindings: [Binding(name: "f")])
+        card.values = ["k": "v"]
+        var s = try session(scene([button("a", 0, 0), card]), focus: "a")
+        let rev = s.revision
+        let out = try s.move(.down)
+        #expect(out.events.map(\.kind) == [.focus, .bindings, .values])
+        #expect(out.events.allSatisfy { $0.revision == rev + 1 && $0.scene == "test" } && s.revision == rev + 1)
+    }
+
+    @Test("ResetFocus without a scope re-evaluates at the root")
+    func resetRoot() throws {
+        var s = try session(scene([button("first", 0, 0), button("second", 0, 100)]), focus: "second")
+        _ = try s.resetFocus(scope: nil)
+        #expect(s.focused() == "first")
+    }
+
+    @Test("value bindings on the accessibility track focus and dismiss that track only")
+    func accessibilityValueBinding() throws {
+        var a = button("a", 0, 0)
+        a.accessibilityBindings = [Binding(name: "ax", value: "a")]
+        var s = try session(scene([a, button("b", 0, 100)]), focus: "b")
+        _ = try s.setBinding(name: "ax", isTrue: nil, value: "a", track: .accessibility)
+        #expect(s.focused(on: .accessibility) == "a" && s.focused() == "b")
+        #expect(s.state(active: true).accessibilityBindings == [BindingState(name: "ax", value: "a")])
+        _ = try s.setBinding(name: "ax", isTrue: nil, value: nil, track: .accessibility)
+        #expect(s.focused(on: .accessibility) == nil && s.focused() == "b")
+        #expect(throws: FocusError.noSuchBinding(name: "ax", value: "a")) { try s.setBinding(name: "ax", isTrue: nil, value: "a") }
+    }
+}

@@ -68,7 +68,15 @@ struct DirectionalMoveTests {
         #expect(s.focused() == "A")
     }
 
-    @Test("a section without a frame covers the union of its candidates")
+    @Test("a frameless section's union counts descendants that are not focusable")
+    func sectionUnionIncludesDecoration() throws {
+        let col = group("col", section: true, [Node(id: "backdrop", frame: Rect(x: 1000, y: 400, width: 300, height: 300)), button("A", 1000, 900)])
+        var s = try session(scene([button("one", 100, 500), col]), focus: "one")
+        _ = try s.move(.right)
+        #expect(s.focused() == "A")
+    }
+
+    @Test("a section without a frame covers the union of its descendants")
     func sectionUnionFrame() throws {
         let col = group("col", section: true, [button("A", 1000, 0, 100, 60), button("B", 1000, 900)])
         var s = try session(scene([button("one", 100, 500), col]), focus: "one")

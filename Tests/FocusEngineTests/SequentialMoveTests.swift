@@ -85,6 +85,17 @@ struct SequentialMoveTests {
         #expect(s.focused() == "a")
     }
 
+    @Test("a huge wrapping crown turn lands where the remainder of the cycle says, at once")
+    func hugeCrownTurn() throws {
+        var s = try session(scene([button("a", 0, 0), button("b", 0, 100), button("c", 0, 200)]), focus: "a")
+        _ = s.send("crown", detents: Int.max, wrap: true)
+        // Int.max = 3k + 1 steps: one step past a.
+        #expect(s.focused() == "b")
+        _ = s.send("crown", detents: Int.min, wrap: true)
+        // |Int.min| = 3k + 2 steps backwards from b: b → a → c.
+        #expect(s.focused() == "c")
+    }
+
     @Test("a next entry for next/previous overrides the order")
     func sequentialOverride() throws {
         var s = try session(scene([button("a", 0, 0, next: ["next": "c"]), button("b", 0, 100), button("c", 0, 200)]), focus: "a")

@@ -91,4 +91,39 @@ struct SpatialIndexTests {
             }
         }
     }
+
+    @Test("random walks through nested, wrapping and remembering sections stay in lockstep", arguments: [SearchPolicy.tvos, .android])
+    func randomWalks(policy: SearchPolicy) throws {
+        var rng = SplitMix(state: 2024)
+        for round in 0..<4 {
+            // Rows of tiles as sections (some wrapping, some remembering), inside two columns.
+            var columns: [Node] = []
+            for c in 0..<2 {
+                var rows: [Node] = []
+                for r in 0..<6 {
+                    var tiles: [Node] = []
+                    for t in 0..<Int.random(in: 1..<7, using: &rng) {
+                        tiles.append(button("c\(c)r\(r)t\(t)", Double(c * 960 + t * 130) + Double.random(in: 0..<20, using: &rng), Double(r * 170), 120, Double.random(in: 40..<160, using: &rng)))
+                    }
+                    var row = Node(id: "c\(c)r\(r)", section: true, children: tiles)
+                    row.wrap = [nil, .horizontal, .both][Int.random(in: 0..<3, using: &rng)]
+                    row.remembersLastFocus = Bool.random(using: &rng)
+                    rows.append(row)
+                }
+                columns.append(Node(id: "col\(c)", section: Bool.random(using: &rng), children: rows))
+            }
+            var a = try SceneSession(scene: scene(columns, policy: policy))
+            var b = a
+            b.searchStrategy = .bruteForce
+            var moves = 0
+            defer { #expect(moves > 40, "the walk should mostly move, not bump") }
+            for step in 0..<150 {
+                let d = [Direction.up, .down, .left, .right][Int.random(in: 0..<4, using: &rng)]
+                let oa = try a.move(d), ob = try b.move(d)
+                if oa.moved { moves += 1 }
+                #expect(oa.events == ob.events, "round \(round) step \(step) \(d)")
+                if a.focused() != b.focused() { break }
+            }
+        }
+    }
 }

@@ -550,6 +550,18 @@ private struct TOMLParser {
         }
     }
 
+    /// At three `quote`s, ends a multi-line string: up to two more quotes right before the
+    /// delimiter belong to the content (`""""` is a quote, then the end).
+    mutating func closeMultiline(quote: Unicode.Scalar, into result: inout String) -> Bool {
+        let byte = UInt8(ascii: quote)
+        guard current == byte, peek(1) == byte, peek(2) == byte else { return false }
+        var quotes = 3
+        while quotes < 5 && peek(quotes) == byte { quotes += 1 }
+        result += String(repeating: Character(quote), count: quotes - 3)
+        advance(quotes)
+        return true
+    }
+
     mutating func parseMultilineBasicString() throws(ConfigError) -> String {
         let start = position
         advance(3)
@@ -557,14 +569,7 @@ private struct TOMLParser {
         var result = ""
         while true {
             guard let byte = current else { throw ConfigError("unterminated multi-line string", at: start) }
-            if at("\"\"\"") {
-                // Up to two extra quotes belong to the content.
-                var quotes = 3
-                while quotes < 5 && peek(quotes) == UInt8(ascii: "\"") { quotes += 1 }
-                result += String(repeating: "\"", count: quotes - 3)
-                advance(quotes)
-                return result
-            }
+            if closeMultiline(quote: "\"", into: &result) { return result }
             if byte == UInt8(ascii: "\\") {
                 // Line-ending backslash: trim whitespace and newlines up to the next content.
                 var lookahead = index + 1
@@ -605,13 +610,7 @@ private struct TOMLParser {
         var result = ""
         while true {
             guard let byte = current else { throw ConfigError("unterminated multi-line string", at: start) }
-            if at("'''") {
-                var quotes = 3
-                while quotes < 5 && peek(quotes) == UInt8(ascii: "'") { quotes += 1 }
-                result += String(repeating: "'", count: quotes - 3)
-                advance(quotes)
-                return result
-            }
+            if closeMultiline(quote: "'", into: &result) { return result }
             if byte == UInt8(ascii: "\r") {
                 guard peek(1) == UInt8(ascii: "\n") else { throw error("bare carriage return in a string") }
                 advance()

@@ -1,0 +1,111 @@
+import ArgumentParser
+import FocusEngine
+import Varlink
+
+/// `focusctl state`: the focus state of a scene.
+struct StateCommand: ClientCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "state",
+        abstract: "Print the focus state of a scene: the focused node, its path, bindings and values."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The scene to read; the active scene when omitted.")
+    var scene: String?
+
+    func execute(_ output: Output) throws {
+        let reply = try call("io.focusd.Focus.GetState", ["scene": scene.map(JSONValue.string)])
+        let state = try reply.member("state", as: FocusState.self)
+        output.reply(reply) { StateText.lines(state) }
+    }
+}
+
+/// `focusctl scenes`: the scenes focusd holds.
+struct ScenesCommand: ClientCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenes",
+        abstract: "List the scenes focusd holds, marking the active one with an asterisk."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    func execute(_ output: Output) throws {
+        let reply = try call("io.focusd.Focus.ListScenes")
+        let scenes = try reply.member("scenes", as: [String].self)
+        let active = try reply.member("active", as: String?.self)
+        output.reply(reply) {
+            scenes.isEmpty ? ["(no scenes)"] : scenes.map { $0 == active ? "* \($0)" : "  \($0)" }
+        }
+    }
+}
+
+/// `focusctl devices`: the input devices focusd sees.
+struct DevicesCommand: ClientCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List the input devices focusd has attached, how each was classified, and any problem."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    /// The fields of io.focusd.Input's Device that the short listing shows.
+    struct Device: Decodable {
+        var id: String
+        var name: String
+        var node: String
+        var `class`: String
+        var backend: String
+        var grabbed: Bool
+        var profile: String?
+        var problem: String?
+    }
+
+    func execute(_ output: Output) throws {
+        let reply = try call("io.focusd.Input.ListDevices")
+        let devices = try reply.member("devices", as: [Device].self)
+        output.reply(reply) {
+            if devices.isEmpty { return ["(no devices)"] }
+            return devices.map { device in
+                var line = "\(device.id)  \(device.class)  \(device.node)  \"\(device.name)\"  \(device.backend)"
+                if device.grabbed { line += "  grabbed" }
+                if let profile = device.profile { line += "  profile=\(profile)" }
+                if let problem = device.problem { line += "  problem: \(problem)" }
+                return line
+            }
+        }
+    }
+}
+
+/// The short text form of a focus state.
+enum StateText {
+    static func lines(_ state: FocusState) -> [String] {
+        var lines = [
+            "scene: \(state.scene)\(state.active ? " (active)" : "")",
+            "focused: \(state.focusedText)",
+        ]
+        if !state.path.isEmpty { lines.append("path: \(state.path.joined(separator: " < "))") }
+        if !state.bindings.isEmpty { lines.append("bindings: \(bindings(state.bindings))") }
+        if !state.focusedValues.isEmpty { lines.append("values: \(values(state.focusedValues))") }
+        if !state.sceneValues.isEmpty { lines.append("scene values: \(values(state.sceneValues))") }
+        if !state.focusEffectEnabled { lines.append("focus effect: disabled") }
+        if let accessibility = state.accessibilityFocused { lines.append("accessibility focused: \(accessibility)") }
+        if !state.accessibilityBindings.isEmpty {
+            lines.append("accessibility bindings: \(bindings(state.accessibilityBindings))")
+        }
+        lines.append("revision: \(state.revision)")
+        return lines
+    }
+
+    /// `name=value` for value bindings (`name=nil` when none is focused), `name=true|false` for Bool ones.
+    static func bindings(_ bindings: [BindingState]) -> String {
+        bindings.map { binding in
+            if let isTrue = binding.isTrue { return "\(binding.name)=\(isTrue)" }
+            return "\(binding.name)=\(binding.value ?? "nil")"
+        }.joined(separator: " ")
+    }
+
+    static func values(_ values: [String: String]) -> String {
+        values.keys.sorted().map { "\($0)=\(values[$0]!)" }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,176 @@
+import FocusEngine
+import FoundationEssentials
+import InputDevices
+import InputMapping
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import FocusService
+
+/// The input path inside the daemon, without devices: frames as the input thread delivers them,
+/// through the real mapper and engine, on an event loop whose clock the test advances.
+@Suite("Input path: device frames to focus moves")
+struct InputRouterTests {
+    /// A router on the demo scene, with a recorder of the Focus monitor and Input notices.
+    final class Rig {
+        let loop = EmbeddedEventLoop()
+        let hub = SceneHub()
+        let router: InputRouter
+        var events: [Event] = []
+        var notices: [InputRouter.InputNotice] = []
+
+        init() throws {
+            router = InputRouter(eventLoop: loop, hub: hub, matcher: ProfileMatcher(profiles: []))
+            let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
+            _ = try hub.setScene(scene, by: 0)
+            _ = try hub.addMonitor(scene: nil) { [unowned self] message in
+                if case .event(let event) = message { self.events.append(event) }
+            }
+            _ = router.addObserver { [unowned self] notice in self.notices.append(notice) }
+        }
+
+        var focused: String? { try? hub.state(of: nil).focused }
+        /// Focus and blocked events: one per directional move that reached the engine.
+        var moves: Int { events.filter { $0.kind == .focus || $0.kind == .blocked }.count }
+        var commands: [MappedCommand] {
+            notices.compactMap { if case .command(_, let command) = $0 { command } else { nil } }
+        }
+
+        func attach(_ identity: DeviceIdentity, id: String) {
+            let deviceClass = DeviceClassifier.classify(identity)
+            router.deviceAdded(DeviceInfo(id: id, identity: identity, deviceClass: deviceClass))
+        }
+
+        func key(_ id: String, _ code: UInt16, _ value: Int32) {
+            router.frame(id, [InputEvent(type: EventCode.EV_KEY, code: code, value: value, timeUsec: 1_000)])
+        }
+
+        func advance(ms: Int64) {
+            loop.advanceTime(by: .milliseconds(ms))
+        }
+
+        func focus(_ id: String) throws {
+            _ = try hub.withSession(nil) { session throws(FocusError) in (try session.focus(id), ()) }
+        }
+    }
+
+    static let keyboard = DeviceIdentity(
+        name: "Test USB Keyboard", bus: 3, vendor: 0x046d, product: 0xc31c, node: "/dev/input/event3",
+        capabilities: Capabilities(
+            keys: Set([
+                EventCode.KEY_UP, EventCode.KEY_DOWN, EventCode.KEY_LEFT, EventCode.KEY_RIGHT, EventCode.KEY_ENTER,
+                EventCode.KEY_ESC, EventCode.KEY_SPACE, EventCode.KEY_TAB, EventCode.KEY_LEFTSHIFT,
+            ] + (EventCode.KEY_Q...EventCode.KEY_P) + (EventCode.KEY_A...EventCode.KEY_L) + (EventCode.KEY_Z...EventCode.KEY_M)),
+            kernelRepeat: true))
+
+    static let powerMate = DeviceIdentity(
+        name: "Griffin PowerMate", bus: 3, vendor: 0x077d, product: 0x0410, node: "/dev/input/event4",
+        capabilities: Capabilities(keys: [EventCode.BTN_0], relativeAxes: [EventCode.REL_DIAL]))
+
+    @Test("a held arrow key moves once, repeats after 400 ms then every 100 ms, and stops at its release")
+    func heldArrowRepeats() throws {
+        let rig = try Rig()
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_RIGHT, 1)
+        #expect(rig.moves == 1)
+        #expect(rig.focused == "heroTrending")
+        rig.advance(ms: 399)
+        #expect(rig.moves == 1)
+        rig.advance(ms: 1)
+        #expect(rig.moves == 2)
+        rig.advance(ms: 100)
+        #expect(rig.moves == 3)
+        rig.key("kbd", EventCode.KEY_RIGHT, 0)
+        rig.advance(ms: 3_000)
+        #expect(rig.moves == 3)
+        #expect(rig.commands.map(\.phase) == [.press, .repeat, .repeat, .release])
+    }
+
+    @Test("kernel autorepeat events of a keyboard are ignored: focusd times its own repeats")
+    func kernelRepeatsIgnored() throws {
+        let rig = try Rig()
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_DOWN, 1)
+        for _ in 0..<5 { rig.key("kbd", EventCode.KEY_DOWN, 2) }
+        #expect(rig.moves == 1)
+        rig.key("kbd", EventCode.KEY_DOWN, 0)
+    }
+
+    @Test("unplugging a device while a direction repeats releases it and no repeat follows")
+    func unplugWhileRepeating() throws {
+        let rig = try Rig()
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_DOWN, 1)
+        rig.advance(ms: 450)
+        let movesAtUnplug = rig.moves
+        #expect(movesAtUnplug == 2)
+        rig.router.deviceRemoved("kbd")
+        rig.advance(ms: 5_000)
+        #expect(rig.moves == movesAtUnplug)
+        #expect(rig.commands.last?.phase == .release)
+        #expect(rig.notices.contains { if case .removed("kbd") = $0 { true } else { false } })
+    }
+
+    @Test("SYN_DROPPED resync releases a held direction even when the key still reads down")
+    func resyncReleases() throws {
+        let rig = try Rig()
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_LEFT, 1)
+        rig.router.resync("kbd", keysDown: [EventCode.KEY_LEFT], absValues: [:])
+        let moves = rig.moves
+        rig.advance(ms: 2_000)
+        #expect(rig.moves == moves)
+        #expect(rig.commands.filter { $0.phase == .release }.count == 1)
+        // The key's eventual release is swallowed: one press, one release.
+        rig.key("kbd", EventCode.KEY_LEFT, 0)
+        #expect(rig.commands.filter { $0.phase == .release }.count == 1)
+    }
+
+    @Test("Enter activates the focused tile; space types instead while the search field holds focus")
+    func typingSuppressedInSearch() throws {
+        let rig = try Rig()
+        rig.attach(Self.keyboard, id: "kbd")
+        try rig.focus("search")
+        rig.key("kbd", EventCode.KEY_SPACE, 1)
+        rig.key("kbd", EventCode.KEY_SPACE, 0)
+        #expect(!rig.events.contains { $0.kind == .activate || $0.kind == .command })
+        try rig.focus("tile00")
+        rig.key("kbd", EventCode.KEY_ENTER, 1)
+        rig.key("kbd", EventCode.KEY_ENTER, 0)
+        #expect(rig.events.last { $0.kind == .activate }?.to == "tile00")
+        #expect(rig.events.last { $0.kind == .activate }?.device == "kbd")
+    }
+
+    @Test("a knob turn moves focus one item per detent; on an edit node it edits and goes idle after 150 ms")
+    func knobMovesThenEdits() throws {
+        let rig = try Rig()
+        rig.attach(Self.powerMate, id: "knob")
+        try rig.focus("subtitles")
+        let dial = { (counts: Int32) in
+            rig.router.frame("knob", [InputEvent(type: EventCode.EV_REL, code: EventCode.REL_DIAL, value: counts, timeUsec: 1)])
+        }
+        dial(4)  // one detent: next item in the settings section
+        #expect(rig.focused == "volume")
+        rig.advance(ms: 400)
+        dial(8)  // volume has `edit`: two detents become an edit event
+        let edit = try #require(rig.events.last { $0.kind == .edit })
+        #expect(edit.to == "volume")
+        #expect(edit.detents == 2)
+        #expect(rig.focused == "volume")
+        rig.advance(ms: 200)
+        let idle = try #require(rig.events.last { $0.kind == .edit })
+        #expect(idle.detents == 0)
+        #expect(idle.velocity == 0)
+    }
+
+    @Test("without an active scene, device commands still reach Input monitors and nothing fails")
+    func noActiveScene() throws {
+        let rig = try Rig()
+        try rig.hub.removeScene("demo", by: 0)
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_UP, 1)
+        rig.key("kbd", EventCode.KEY_UP, 0)
+        #expect(rig.commands.map(\.command) == ["up", "up"])
+    }
+}

@@ -1,0 +1,401 @@
+"""Helpers for the real-kernel scenarios: simulated devices, the bare reader, udev, assertions.
+
+Scenarios run in the QEMU guest with $RK_BIN (the host's swift build directory) and, for the
+focusd ones, $RK_FOCUSD (the daemon's path). See Tests/RealKernel/README.md.
+"""
+
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+
+BIN = os.environ.get("RK_BIN", "")
+TESTDEVICE = os.path.join(BIN, "focusd-testdevice")
+FOCUSD = os.environ.get("RK_FOCUSD", "")
+# Not "focusd...": focusd never lists devices whose name starts with "focusd" (its own virtual
+# devices; InputDevices' ownDevicePrefix).
+NAME_PREFIX = "test-focusd "
+
+
+class Fail(Exception):
+    """A failed expectation; the message is the scenario's result line."""
+
+
+def check(condition, message):
+    if not condition:
+        raise Fail(message)
+
+
+def scenario(body):
+    """Runs `body()`, prints `ok: <what it returned>` or `FAIL: <why>`, exits 0 or 1."""
+    try:
+        summary = body()
+    except Fail as e:
+        print(f"FAIL: {e}", flush=True)
+        sys.exit(1)
+    print(f"ok: {summary}", flush=True)
+    sys.exit(0)
+
+
+class Lines:
+    """A pipe read line by line by a thread, so callers can wait with a timeout."""
+
+    def __init__(self, stream, label):
+        self.queue = queue.Queue()
+        self.label = label
+        self.seen = []
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream):
+        for line in stream:
+            self.queue.put(line.rstrip("\n"))
+        self.queue.put(None)
+
+    def next(self, timeout):
+        """The next line, or None at end of stream; Fail after `timeout` seconds."""
+        try:
+            line = self.queue.get(timeout=timeout)
+        except queue.Empty:
+            raise Fail(f"{self.label}: nothing within {timeout} s (last lines: {self.seen[-3:]})")
+        if line is not None:
+            self.seen.append(line)
+        return line
+
+    def expect(self, pattern, timeout=10):
+        """Skips lines until one matches `pattern`; returns the match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.next(max(0.01, deadline - time.monotonic()))
+            if line is None:
+                raise Fail(f"{self.label}: ended before /{pattern}/ (last lines: {self.seen[-3:]})")
+            m = re.search(pattern, line)
+            if m:
+                return m
+
+
+class Device:
+    """A simulated device: `focusd-testdevice create MODEL`, fed script lines on stdin."""
+
+    def __init__(self, model, name=None):
+        args = [TESTDEVICE, "create", model] + (["--name", name] if name else [])
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.out = Lines(self.proc.stdout, f"device {model}")
+        self.model = model
+        self._sync = 0
+        try:
+            self.node = self.out.expect(r"^node (\S+)", timeout=20).group(1)
+        except Fail:
+            raise Fail(f"device {model} not created: {self.proc.stderr.read().strip()}")
+
+    def send(self, *lines):
+        self.proc.stdin.write("".join(l + "\n" for l in lines))
+        self.proc.stdin.flush()
+
+    def sync(self, timeout=20):
+        """Waits until the device process has played everything sent so far."""
+        self._sync += 1
+        token = f"sync-{self._sync}"
+        self.send(f"echo {token}")
+        self.out.expect(f"^{token}$", timeout)
+
+    def recreate(self, timeout=20):
+        """Destroys and re-creates the device; returns the new node."""
+        self.send("recreate")
+        self.node = self.out.expect(r"^node (\S+)", timeout).group(1)
+        return self.node
+
+    def close(self, timeout=10):
+        """Ends the script: the device is destroyed."""
+        try:
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        self.proc.wait(timeout)
+        check(self.proc.returncode == 0,
+              f"device {self.model} exited {self.proc.returncode}: {self.proc.stderr.read().strip()}")
+
+
+class Event:
+    """One line of `focusd-testdevice read`."""
+
+    def __init__(self, line):
+        m = re.match(r"^(resync )?(\S+) (\S+) (-?\d+) kernel=(\d+\.\d+) recv=(\d+\.\d+)$", line)
+        if not m:
+            raise Fail(f"reader printed an unexpected line: {line!r}")
+        self.resync = bool(m.group(1))
+        self.type, self.code, self.value = m.group(2), m.group(3), int(m.group(4))
+        self.kernel, self.recv = float(m.group(5)), float(m.group(6))
+
+    def __repr__(self):
+        return f"{self.type} {self.code} {self.value}"
+
+
+class Reader:
+    """The bare libevdev reader on one node: `focusd-testdevice read NODE`."""
+
+    def __init__(self, node, grab=False):
+        args = [TESTDEVICE, "read", node] + (["--grab"] if grab else [])
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.out = Lines(self.proc.stdout, f"reader {node}")
+        self.out.expect(r"^ready ", timeout=20)
+
+    def events(self, until, timeout=10, syn=False):
+        """Events (without SYN_REPORT unless `syn`) until `until(event)` is true (included)."""
+        found = []
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.out.next(max(0.01, deadline - time.monotonic()))
+            if line is None or line == "gone":
+                raise Fail(f"reader: device gone before the expected events; got {found}")
+            e = Event(line)
+            if syn or not (e.type == "EV_SYN" and e.code == "SYN_REPORT"):
+                found.append(e)
+            if until(e):
+                return found
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def sysfs_input(node):
+    """The sysfs directory of the input device behind /dev/input/eventN."""
+    return f"/sys/class/input/{os.path.basename(node)}/device"
+
+
+def read_text(path):
+    with open(path) as f:
+        return f.read().strip()
+
+
+def udev_properties(node):
+    """`udevadm info --query=property` of a node, as a dict."""
+    subprocess.run(["udevadm", "settle", "--timeout=30"], check=False)
+    out = subprocess.run(["udevadm", "info", "--query=property", f"--name={node}"],
+                         capture_output=True, text=True)
+    check(out.returncode == 0, f"udevadm info {node}: {out.stderr.strip()}")
+    return dict(line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)
+
+
+def test_devices():
+    """The /dev/input nodes of the simulated devices now present."""
+    nodes = []
+    for entry in os.listdir("/sys/class/input"):
+        if entry.startswith("event"):
+            try:
+                if read_text(f"/sys/class/input/{entry}/device/name").startswith(NAME_PREFIX):
+                    nodes.append("/dev/input/" + entry)
+            except OSError:
+                pass
+    return sorted(nodes)
+
+
+def wait_until(predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise Fail(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.01)
+
+
+def percentile(values, p):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+# --- focusd (the scenarios marked `# needs: focusd`) --------------------------------------------
+
+class Focusd:
+    """The daemon under test: `focusd --demo --socket S [ARGS]`, its log in /tmp/focusd.log.
+
+    `as_user` runs it unprivileged through setpriv (root opens any node whatever its mode).
+    """
+
+    def __init__(self, *args, demo=True, as_user=None):
+        check(FOCUSD, "no focusd binary (RK_FOCUSD is empty)")
+        self.socket = "/run/focusd-test/focusd.sock"
+        os.makedirs(os.path.dirname(self.socket), exist_ok=True)
+        self.log = open("/tmp/focusd.log", "w")
+        prefix = []
+        if as_user:
+            os.chmod(os.path.dirname(self.socket), 0o777)
+            prefix = ["setpriv", f"--reuid={as_user}", f"--regid={as_user}", "--clear-groups"]
+        argv = prefix + [FOCUSD] + (["--demo"] if demo else []) + ["--socket", self.socket, "--log-level", "debug"] + list(args)
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until(lambda: os.path.exists(self.socket) or self.proc.poll() is not None, 60, "focusd's socket")
+        check(self.proc.poll() is None, f"focusd exited {self.proc.returncode} at start: {self.log_tail()}")
+
+    def log_tail(self, n=10):
+        self.log.flush()
+        with open("/tmp/focusd.log") as f:
+            return " | ".join(f.read().splitlines()[-n:])
+
+    def connection(self, interface="io.focusd.Focus"):
+        import varlink  # varlink 31.0.0 from PyPI, installed by run.sh into the build directory
+        return varlink.Client(address=f"unix:{self.socket}").open(interface)
+
+    def call(self, method, interface="io.focusd.Focus", **parameters):
+        with self.connection(interface) as c:
+            return getattr(c, method)(**parameters)
+
+    def devices(self):
+        """io.focusd.Input.ListDevices, as a list of dicts."""
+        return self.call("ListDevices", interface="io.focusd.Input")["devices"]
+
+    def device_for(self, node, timeout=20):
+        """The listed device on `node`, once focusd opened it (no `problem`)."""
+        found = {}
+
+        def listed():
+            for d in self.devices():
+                if d["node"] == node and not d.get("problem"):
+                    found["d"] = d
+                    return True
+            return False
+
+        wait_until(listed, timeout, f"focusd to open {node}")
+        return found["d"]
+
+    def fds(self):
+        """The targets of focusd's open file descriptors (/proc/PID/fd)."""
+        out = []
+        for fd in os.listdir(f"/proc/{self.proc.pid}/fd"):
+            try:
+                out.append(os.readlink(f"/proc/{self.proc.pid}/fd/{fd}"))
+            except OSError:
+                pass
+        return out
+
+    def stop(self):
+        """SIGTERM; focusd must exit 0 within 10 s."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise Fail("focusd did not exit within 10 s of SIGTERM")
+        check(self.proc.returncode == 0, f"focusd exited {self.proc.returncode} on SIGTERM: {self.log_tail()}")
+
+
+class Monitor:
+    """A Monitor stream (io.focusd.Focus by default, or io.focusd.Input) read by a thread.
+
+    Each reply is queued with the monotonic time it was received, so the scenario can compare
+    it with kernel timestamps (the reader's are CLOCK_MONOTONIC too).
+    """
+
+    def __init__(self, focusd, interface="io.focusd.Focus", **parameters):
+        self.queue = queue.Queue()
+        self.received = []
+        conn = focusd.connection(interface)
+        stream = conn.Monitor(_more=True, **parameters)
+        self.first = next(stream)  # the state (Focus) or the device list (Input)
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream):
+        try:
+            for reply in stream:
+                self.queue.put((time.monotonic(), reply))
+        finally:
+            self.queue.put((time.monotonic(), None))
+
+    def expect(self, predicate, timeout=5, what="an event"):
+        """The first (time, reply) after the ones already consumed that satisfies `predicate`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                t, reply = self.queue.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise Fail(f"monitor: no {what} within {timeout} s (last: {self.received[-3:]})")
+            check(reply is not None, f"monitor: stream ended while waiting for {what}")
+            self.received.append(reply)
+            if predicate(reply):
+                return t, reply
+
+    def none(self, predicate, seconds, what):
+        """Fails if a reply satisfying `predicate` arrives within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                _, reply = self.queue.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                return
+            if reply is None:
+                return
+            self.received.append(reply)
+            check(not predicate(reply), f"monitor: unexpected {what}: {reply}")
+
+    def drain(self):
+        while not self.queue.empty():
+            self.received.append(self.queue.get()[1])
+
+
+def is_move(direction=None):
+    """A Focus Monitor reply that is a focus change caused by a device (in `direction`)."""
+    def predicate(reply):
+        e = reply.get("event") or {}
+        cause = e.get("cause") or {}
+        if e.get("kind") != "focus" or cause.get("device") is None:
+            return False
+        return direction is None or cause.get("direction") == direction
+    return predicate
+
+
+def is_command(command, phase=None, device=None):
+    """An Input Monitor reply carrying `command` (in `phase`, from `device`)."""
+    def predicate(reply):
+        c = reply.get("command") or {}
+        return (c.get("command") == command and (phase is None or c.get("phase") == phase)
+                and (device is None or c.get("device") == device))
+    return predicate
+
+
+# model -> (script lines that should move focus, the direction or None for sequential/crown),
+# the input each class maps to by default (input.md, section 3).
+CLASS_INPUTS = {
+    "keyboard": (["press KEY_RIGHT", "sleep 150", "press KEY_LEFT"], None),
+    "remote": (["ir KEY_RIGHT", "sleep 150", "ir KEY_LEFT"], None),
+    "xbox360": (["abs ABS_HAT0X 1", "syn", "sleep 50", "abs ABS_HAT0X 0", "syn", "sleep 150",
+                 "abs ABS_HAT0X -1", "syn", "sleep 50", "abs ABS_HAT0X 0", "syn"], None),
+    "powermate": (["rel REL_DIAL 4", "syn", "sleep 300", "rel REL_DIAL -4", "syn"], None),
+    "surface-dial": (["rel REL_DIAL 100", "syn", "sleep 300", "rel REL_DIAL -100", "syn"], None),
+    "surface-dial-hid": (["rel REL_DIAL 100", "syn", "sleep 300", "rel REL_DIAL -100", "syn"], None),
+    "mouse": (["rel REL_WHEEL 1", "rel REL_WHEEL_HI_RES 120", "syn", "sleep 300",
+               "rel REL_WHEEL -1", "rel REL_WHEEL_HI_RES -120", "syn"], None),
+    "touchpad": (["swipe right", "sleep 300", "swipe left"], None),
+}
+
+# model -> the io.focusd.Input class focusd must give it (input.md, section 2).
+EXPECTED_CLASS = {
+    "keyboard": "keyboard", "remote": "remote", "xbox360": "gamepad", "powermate": "rotary",
+    "surface-dial": "rotary", "surface-dial-hid": "rotary", "mouse": "pointer", "touchpad": "touchpad",
+}
+
+
+def each_class_moves_focus(focusd, models):
+    """For each model: focusd lists it with the right class, and its input moves focus.
+
+    Each script goes one way then back, so whatever the demo scene's starting focus, at least
+    one of the two moves is possible: at least one focus event caused by this device must come.
+    """
+    monitor = Monitor(focusd)
+    summary = []
+    for model in models:
+        dev = Device(model)
+        listed = focusd.device_for(dev.node)
+        check(listed["class"] == EXPECTED_CLASS[model],
+              f"{model}: focusd classifies it as {listed['class']}, expected {EXPECTED_CLASS[model]}")
+        script, _ = CLASS_INPUTS[model]
+        dev.send(*script)
+        _, reply = monitor.expect(lambda r: is_move()(r) and r["event"]["cause"]["device"] == listed["id"],
+                                  timeout=10, what=f"focus move caused by {model}")
+        dev.sync()
+        dev.close()
+        e = reply["event"]
+        summary.append(f"{model}:{e['cause']['kind']}")
+    return " ".join(summary)
