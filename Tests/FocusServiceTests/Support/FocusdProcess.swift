@@ -67,8 +67,11 @@ final class FocusdProcess: @unchecked Sendable {
         try process.run()
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
+            // With --demo, also until the demo scene is in: the daemon listens before it
+            // installs it (Daemon.swift), so an early client can find no scene.
             if let client = try? TestClient(path: socketPath, timeout: .seconds(2)),
-                (try? client.call("org.varlink.service.GetInfo")) != nil
+                let scenes = try? client.call("io.focusd.Focus.ListScenes")["scenes"],
+                !demo || scenes != []
             {
                 return
             }
