@@ -78,7 +78,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ServiceBench",
-            dependencies: ["Varlink", "FocusEngine", "focusd"],
+            dependencies: ["Varlink", "FocusEngine"],
             path: "Benchmarks/ServiceBench"
         ),
         // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.

@@ -32,6 +32,20 @@ guard FileManager.default.isExecutableFile(atPath: focusdPath) else {
     exit(1)
 }
 
+// A binary older than the sources measures old code: say so (swift run does not rebuild it).
+if let built = (try? FileManager.default.attributesOfItem(atPath: focusdPath))?[.modificationDate] as? Date,
+    let sources = FileManager.default.enumerator(atPath: repositoryRoot + "/Sources")
+{
+    let newer = sources.compactMap { $0 as? String }.filter { path in
+        guard let date = (try? FileManager.default.attributesOfItem(atPath: repositoryRoot + "/Sources/" + path))?[.modificationDate] as? Date
+        else { return false }
+        return date > built && path.hasSuffix(".swift")
+    }
+    if !newer.isEmpty {
+        print("ServiceBench: warning: \(newer.count) source file(s) are newer than \(focusdPath); rebuild with swift build -c release --product focusd")
+    }
+}
+
 /// Milliseconds on the monotonic clock.
 @Sendable func now() -> Double {
     var time = timespec()
