@@ -78,6 +78,11 @@ let package = Package(
             dependencies: ["FocusEngine"],
             path: "Benchmarks/FocusBench"
         ),
+        .executableTarget(
+            name: "ServiceBench",
+            dependencies: ["Varlink", "FocusEngine"],
+            path: "Benchmarks/ServiceBench"
+        ),
         // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.
         .executableTarget(
             name: "focusd-testdevice",

@@ -1,0 +1,373 @@
+// ServiceBench: figures for the daemon as a whole, over its socket (service.md §2).
+//
+//   swift build -c release --product focusd && swift run -c release ServiceBench [--focusd PATH] [--quick]
+//
+// (a) latency from a `Move` call to its Monitor event at each of 8 monitoring clients, beside the
+//     round trip of a bare NUL-framed echo over the same kind of Unix socket;
+// (b) resident memory of the daemon with a 10,000-node scene and 8 monitoring clients;
+// (c) CPU wake-ups (context switches of all its threads) of an idle daemon with clients connected,
+//     over 10 s, without devices and with devices on an empty input directory.
+// Prints figures and PASS/FAIL next to each goal; asserts nothing.
+import Foundation
+import Synchronization
+import Varlink
+
+// MARK: Setup
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+let focusdPath: String = {
+    if let index = arguments.firstIndex(of: "--focusd"), arguments.index(after: index) < arguments.endIndex {
+        return arguments[arguments.index(after: index)]
+    }
+    return repositoryRoot + "/.build/release/focusd"
+}()
+guard FileManager.default.isExecutableFile(atPath: focusdPath) else {
+    print("ServiceBench: \(focusdPath) is missing; build it first: swift build -c release --product focusd")
+    exit(1)
+}
+
+// A binary older than the sources measures old code: say so (swift run does not rebuild it).
+if let built = (try? FileManager.default.attributesOfItem(atPath: focusdPath))?[.modificationDate] as? Date,
+    let sources = FileManager.default.enumerator(atPath: repositoryRoot + "/Sources")
+{
+    let newer = sources.compactMap { $0 as? String }.filter { path in
+        guard let date = (try? FileManager.default.attributesOfItem(atPath: repositoryRoot + "/Sources/" + path))?[.modificationDate] as? Date
+        else { return false }
+        return date > built && path.hasSuffix(".swift")
+    }
+    if !newer.isEmpty {
+        print("ServiceBench: warning: \(newer.count) source file(s) are newer than \(focusdPath); rebuild with swift build -c release --product focusd")
+    }
+}
+
+/// Milliseconds on the monotonic clock.
+@Sendable func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p / 100).rounded()))]
+}
+
+func format(_ milliseconds: Double) -> String {
+    milliseconds < 1 ? String(format: "%.1f µs", milliseconds * 1000) : String(format: "%.2f ms", milliseconds)
+}
+
+func verdict(_ pass: Bool) -> String { pass ? "PASS" : "FAIL" }
+
+func makeTemporaryDirectory() -> String {
+    var template = Array("/tmp/servicebench-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { fatalError("mkdtemp: errno \(errno)") }
+    return String(cString: made)
+}
+
+/// Lets a value cross into a thread the bench starts and joins itself.
+final class Unchecked<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// When each monitor received each revision's event (ms), by monitor.
+final class Arrivals: Sendable {
+    let byMonitor = Mutex<[Int: [Int64: Double]]>([:])
+}
+
+/// A release `focusd` on a temporary socket.
+final class Daemon {
+    let directory = makeTemporaryDirectory()
+    var socket: String { directory + "/focusd.sock" }
+    let process = Process()
+
+    init(_ extra: [String]) throws {
+        try "[limits]\nmaxConnectionsPerUid = 256\n".write(toFile: directory + "/focusd.toml", atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: focusdPath)
+        process.arguments = ["--socket", socket, "--config", directory + "/focusd.toml", "--log-level", "warning"] + extra
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        for _ in 0..<500 {
+            if let client = try? VarlinkClient(path: socket, timeout: .seconds(1)), (try? client.call("org.varlink.service.GetInfo")) != nil {
+                return
+            }
+            usleep(10_000)
+        }
+        fatalError("focusd did not start on \(socket)")
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    func connect() throws -> VarlinkClient { try VarlinkClient(path: socket, timeout: .seconds(10)) }
+
+    /// VmRSS, RssAnon and RssFile of /proc/<pid>/status, in KiB.
+    func memory() -> (resident: Int, anonymous: Int, file: Int) {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        var values: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if fields.count >= 2 { values[String(fields[0])] = Int(fields[1]) }
+        }
+        return (values["VmRSS:"] ?? 0, values["RssAnon:"] ?? 0, values["RssFile:"] ?? 0)
+    }
+
+    /// Context switches (voluntary + involuntary) of each thread, by thread id.
+    func contextSwitches() -> [String: (name: String, count: Int)] {
+        var result: [String: (String, Int)] = [:]
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
+            var name = "?"
+            var count = 0
+            for line in text.split(separator: "\n") {
+                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                if line.hasPrefix("Name:") { name = fields.dropFirst().joined(separator: " ") }
+                if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+                    count += Int(fields.last ?? "") ?? 0
+                }
+            }
+            result[task] = (name, count)
+        }
+        return result
+    }
+
+    func stop() {
+        kill(pid, SIGTERM)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+func gridScene(_ name: String, columns: Int, rows: Int) -> JSONValue {
+    var children: [JSONValue] = []
+    children.reserveCapacity(columns * rows)
+    for row in 0..<rows {
+        for column in 0..<columns {
+            children.append([
+                "id": .string("t\(row)_\(column)"), "focusable": true,
+                "frame": ["x": .double(Double(column) * 60), "y": .double(Double(row) * 60), "width": 50, "height": 50],
+            ])
+        }
+    }
+    return [
+        "name": .string(name),
+        "root": [
+            "id": "root", "frame": ["x": 0, "y": 0, "width": .double(Double(columns) * 60), "height": .double(Double(rows) * 60)],
+            "children": .array(children),
+        ],
+    ]
+}
+
+// MARK: NUL-framed echo over a Unix socket (the floor for any round trip)
+
+func unixAddress(_ path: String) -> sockaddr_un {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+    }
+    return address
+}
+
+/// Reads from `fd` until a NUL; returns false at end of stream.
+@Sendable func readMessage(_ fd: Int32, into buffer: inout [UInt8]) -> Bool {
+    buffer.removeAll(keepingCapacity: true)
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count <= 0 { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        if chunk[count - 1] == 0 { return true }
+    }
+}
+
+@Sendable func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written <= 0 { return }
+        offset += written
+    }
+}
+
+func echoRoundTrips(count: Int, message: [UInt8]) -> [Double] {
+    let directory = makeTemporaryDirectory()
+    let path = directory + "/echo.sock"
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = unixAddress(path)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    listen(listener, 4)
+    let server = Thread {
+        let connection = accept(listener, nil, nil)
+        var buffer: [UInt8] = []
+        while readMessage(connection, into: &buffer) { writeAll(connection, buffer) }
+        close(connection)
+    }
+    server.start()
+    let client = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    var buffer: [UInt8] = []
+    var times: [Double] = []
+    for index in 0..<(count + 200) {
+        let start = now()
+        writeAll(client, message)
+        _ = readMessage(client, into: &buffer)
+        if index >= 200 { times.append(now() - start) }
+    }
+    close(client)
+    close(listener)
+    try? FileManager.default.removeItem(atPath: directory)
+    return times
+}
+
+// MARK: (a) Move → Monitor event latency at 8 monitors
+
+func latencyBenchmark() throws {
+    let moves = quick ? 500 : 2000
+    let monitors = 8
+    print("(a) Move → Monitor event latency, \(monitors) monitoring clients, \(moves) moves (release focusd --no-devices)")
+    let daemon = try Daemon(["--no-devices"])
+    defer { daemon.stop() }
+    let caller = try daemon.connect()
+    try caller.call("io.focusd.Focus.SetScene", ["scene": gridScene("bench", columns: 2, rows: 1)])
+    for index in 0..<200 { try caller.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "bench"]) }
+    let startRevision = try caller.call("io.focusd.Focus.GetState", ["scene": "bench"])["state"]?["revision"]?.integerValue ?? 0
+    let finalRevision = startRevision + Int64(moves)
+
+    // Each monitor records when each revision's focus event arrived.
+    let arrivals = Arrivals()
+    let ready = DispatchSemaphore(value: 0)
+    let finished = DispatchGroup()
+    for index in 0..<monitors {
+        let client = Unchecked(try daemon.connect())
+        finished.enter()
+        Thread.detachNewThread {
+            defer { finished.leave() }
+            guard let stream = try? client.value.callMore("io.focusd.Focus.Monitor", ["scene": "bench"]),
+                (try? stream.next(timeout: .seconds(5))) != nil
+            else { fatalError("monitor \(index) did not start") }
+            ready.signal()
+            var local: [Int64: Double] = [:]
+            while let message = try? stream.next(timeout: .seconds(5)) {
+                let time = now()
+                guard let event = message["event"], event["kind"] == "focus", let revision = event["revision"]?.integerValue else { continue }
+                local[revision] = time
+                if revision >= finalRevision { break }
+            }
+            arrivals.byMonitor.withLock { $0[index] = local }
+        }
+    }
+    for _ in 0..<monitors { ready.wait() }
+
+    var sent: [Int64: Double] = [:]
+    var roundTrips: [Double] = []
+    for index in 0..<moves {
+        let start = now()
+        let reply = try caller.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "bench"])
+        roundTrips.append(now() - start)
+        if let revision = reply["state"]?["revision"]?.integerValue { sent[revision] = start }
+    }
+    finished.wait()
+    var latencies: [Double] = []
+    var missing = 0
+    for index in 0..<monitors {
+        let received = arrivals.byMonitor.withLock { $0[index] ?? [:] }
+        for (revision, start) in sent {
+            if let arrival = received[revision] { latencies.append(arrival - start) } else { missing += 1 }
+        }
+    }
+    let echo = echoRoundTrips(count: moves, message: Array(#"{"method":"io.focusd.Focus.Move","parameters":{"direction":"right","scene":"bench"}}"#.utf8) + [0])
+    let median = percentile(latencies, 50)
+    let p99 = percentile(latencies, 99)
+    print("    Move → event at a monitor: median \(format(median)), p99 \(format(p99)), max \(format(latencies.max() ?? .nan)) (\(latencies.count) deliveries, \(missing) missing)")
+    print("    Move round trip:           median \(format(percentile(roundTrips, 50))), p99 \(format(percentile(roundTrips, 99)))")
+    print("    bare NUL-framed echo:      median \(format(percentile(echo, 50))), p99 \(format(percentile(echo, 99)))")
+    print("    goal: every event delivered                      \(verdict(missing == 0))")
+    print("    goal: median ≤ 1 ms                              \(verdict(median <= 1))")
+    print("    goal: p99 ≤ 16.7 ms (one frame at 60 Hz)         \(verdict(p99 <= 16.7))")
+}
+
+// MARK: (b) Resident memory with a 10,000-node scene and 8 monitors
+
+func memoryBenchmark() throws {
+    print("(b) daemon resident memory (VmRSS), release focusd --no-devices")
+    let daemon = try Daemon(["--no-devices"])
+    defer { daemon.stop() }
+    usleep(200_000)
+    func mib(_ kib: Int) -> String { String(format: "%5.1f MiB", Double(kib) / 1024) }
+    func line(_ label: String, _ figures: (resident: Int, anonymous: Int, file: Int)) {
+        print("    \(label.padding(toLength: 44, withPad: " ", startingAt: 0))VmRSS \(mib(figures.resident))  (anonymous \(mib(figures.anonymous)), file-backed \(mib(figures.file)))")
+    }
+    line("no scene, no client:", daemon.memory())
+    let owner = try daemon.connect()
+    try owner.call("io.focusd.Focus.SetScene", ["scene": gridScene("big", columns: 100, rows: 100)])
+    line("10,000-node scene:", daemon.memory())
+    var monitors: [VarlinkClient] = []
+    var streams: [VarlinkReplySequence] = []
+    for _ in 0..<8 {
+        let client = try daemon.connect()
+        let stream = try client.callMore("io.focusd.Focus.Monitor", ["scene": "big"])
+        _ = try stream.next(timeout: .seconds(5))
+        monitors.append(client)
+        streams.append(stream)
+    }
+    for index in 0..<200 { try owner.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "down", "scene": "big"]) }
+    for stream in streams { while (try? stream.next(timeout: .milliseconds(50))) != nil {} }
+    usleep(200_000)
+    let loaded = daemon.memory()
+    line("10,000-node scene, 8 monitors, 200 moves:", loaded)
+    print("    goal: VmRSS ≤ 16 MiB                             \(verdict(loaded.resident <= 16 * 1024))")
+    _ = monitors
+}
+
+// MARK: (c) Idle wake-ups
+
+func idleBenchmark(label: String, extra: [String]) throws {
+    let seconds: UInt32 = quick ? 3 : 10
+    print("(c) idle daemon, \(label): context switches over \(seconds) s with 8 monitors and 2 idle clients connected")
+    let daemon = try Daemon(extra)
+    defer { daemon.stop() }
+    var clients: [VarlinkClient] = []
+    var streams: [VarlinkReplySequence] = []
+    let owner = try daemon.connect()
+    try owner.call("io.focusd.Focus.SetScene", ["scene": gridScene("idle", columns: 10, rows: 10)])
+    for _ in 0..<8 {
+        let client = try daemon.connect()
+        let stream = try client.callMore("io.focusd.Focus.Monitor")
+        _ = try stream.next(timeout: .seconds(5))
+        clients.append(client)
+        streams.append(stream)
+    }
+    let idle = try daemon.connect()
+    try idle.call("io.focusd.Focus.GetState")
+    clients.append(idle)
+    sleep(1)  // let start-up work settle
+    let before = daemon.contextSwitches()
+    sleep(seconds)
+    let after = daemon.contextSwitches()
+    var total = 0
+    var lines: [String] = []
+    for (task, (name, count)) in after.sorted(by: { $0.key < $1.key }) {
+        let delta = count - (before[task]?.count ?? 0)
+        total += delta
+        if delta > 0 { lines.append("\(name)[\(task)] +\(delta)") }
+    }
+    print("    threads: \(after.count) (libdispatch's workers are named *qos*); wake-ups in \(seconds) s: \(total)" + (lines.isEmpty ? "" : " (" + lines.joined(separator: ", ") + ")"))
+    print("    goal: none                                       \(verdict(total == 0))")
+    _ = streams
+}
+
+print("ServiceBench — \(focusdPath)")
+try latencyBenchmark()
+try memoryBenchmark()
+try idleBenchmark(label: "--no-devices", extra: ["--no-devices"])
+let emptyInput = makeTemporaryDirectory()
+try idleBenchmark(label: "devices on an empty --input-directory", extra: ["--input-directory", emptyInput])
+try? FileManager.default.removeItem(atPath: emptyInput)

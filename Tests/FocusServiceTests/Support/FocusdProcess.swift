@@ -1,0 +1,341 @@
+import Foundation
+import Testing
+import Varlink
+
+/// The checkout's root, from this file's path (Tests/FocusServiceTests/Support/…).
+enum ServiceTestPaths {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    /// The daemon `swift build --build-tests` left in .build/debug.
+    static var focusd: String { root + "/.build/debug/focusd" }
+    static var examples: String { root + "/Tests/FocusEngineTests/Examples" }
+    static var peerScripts: String { root + "/Tests/FocusServiceTests/peer" }
+    /// The interface text as the spec gives it, else the copy the daemon embeds.
+    static var focusInterface: String {
+        let spec = "/work/shared/spec/io.focusd.Focus.varlink"
+        if FileManager.default.fileExists(atPath: spec) { return spec }
+        return root + "/Sources/FocusService/Resources/io.focusd.Focus.varlink"
+    }
+}
+
+/// A `focusd --no-devices` started for one test on a socket in a fresh temporary directory,
+/// stopped with SIGTERM by ``stop()`` (or killed when the value goes away without it).
+final class FocusdProcess: @unchecked Sendable {
+    let directory: String
+    let socketPath: String
+    let process = Process()
+    private let logPath: String
+    private var stopped = false
+
+    /// Starts the daemon and waits (at most 10 s) until its socket answers.
+    ///
+    /// - Parameters:
+    ///   - config: the text of a config file passed with `--config`.
+    ///   - umask: the umask the daemon starts with (through `sh -c 'umask …; exec …'`).
+    ///   - demo: install the demo scene.
+    ///   - arguments: more command-line arguments (e.g. `--input-directory`, replacing `--no-devices`).
+    init(config: String? = nil, umask: String? = nil, demo: Bool = false, devices: [String]? = nil) throws {
+        directory = try Self.makeTemporaryDirectory()
+        socketPath = directory + "/run/focusd.sock"
+        logPath = directory + "/focusd.log"
+        var arguments = ["--socket", socketPath]
+        arguments += devices ?? ["--no-devices"]
+        if demo { arguments.append("--demo") }
+        if let config {
+            let path = directory + "/focusd.toml"
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            arguments += ["--config", path]
+        }
+        let binary = ServiceTestPaths.focusd
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw TestFailure("\(binary) is missing: run `swift build --build-tests` first")
+        }
+        if let umask {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            // With --demo, also until the demo scene is in: the daemon listens before it
+            // installs it (Daemon.swift), so an early client can find no scene.
+            if let client = try? TestClient(path: socketPath, timeout: .seconds(2)),
+                let scenes = try? client.call("io.focusd.Focus.ListScenes")["scenes"],
+                !demo || scenes != []
+            {
+                return
+            }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        let output = log_
+        terminate()
+        throw TestFailure("focusd did not come up on \(socketPath): \(output)")
+    }
+
+    deinit {
+        terminate()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    /// What the daemon logged so far.
+    var log_: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// A new client connection (30 s per reply unless said otherwise).
+    func connect(timeout: Duration = .seconds(10)) throws -> TestClient {
+        try TestClient(path: socketPath, timeout: timeout)
+    }
+
+    /// Resident memory from /proc/<pid>/status, in KiB.
+    func residentKiB() -> Int? { ProcStatus.residentKiB(pid: pid) }
+
+    /// SIGTERM, then waits up to 5 s for a clean exit; returns the exit status (nil: had to be killed).
+    @discardableResult
+    func stop() -> Int32? {
+        guard !stopped else { return process.isRunning ? nil : process.terminationStatus }
+        stopped = true
+        guard process.isRunning else { return process.terminationStatus }
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    private func terminate() {
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+        stopped = true
+    }
+
+    static func makeTemporaryDirectory() throws -> String {
+        var template = Array("/tmp/focusd-service-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: errno \(errno)") }
+        return String(cString: made)
+    }
+}
+
+/// A failure of the test's own machinery (not of the daemon).
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Figures from /proc.
+enum ProcStatus {
+    /// VmRSS of `pid`, in KiB.
+    static func residentKiB(pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+}
+
+/// Runs a program to completion and returns its status and output (stdout and stderr together).
+enum Subprocess {
+    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        killer.cancel()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// `python3 -c SCRIPT ARGS…` (python3 from PATH, with the varlink package).
+    static func python(_ script: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> (status: Int32, output: String) {
+        try run("/usr/bin/env", ["python3", "-c", script] + arguments, timeout: timeout)
+    }
+}
+
+/// Milliseconds since an arbitrary point (monotonic).
+func monotonicMilliseconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+}
+
+/// The p-th percentile (0…100) of `values`.
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * p / 100).rounded()))
+    return sorted[index]
+}
+
+/// A blocking Varlink client for the tests.
+///
+/// Not `Varlink.VarlinkClient`: in a debug build its receive path costs ~12 ms per reply (it
+/// zero-fills 64 KiB per read), which would swamp every timing here. This one reads into a reused
+/// buffer and finds the NUL with memchr; replies are parsed with the Varlink module's parser.
+final class TestClient {
+    let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var pending: [UInt8] = []
+    /// The default wait for each reply.
+    var timeout: Duration
+
+    init(path: String, timeout: Duration = .seconds(10)) throws {
+        self.timeout = timeout
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw TestFailure("connect \(path): errno \(code)")
+        }
+    }
+
+    private var closed = false
+    deinit { close() }
+
+    func close() {
+        if !closed { Glibc.close(fd) }
+        closed = true
+    }
+
+    // MARK: Calls
+
+    /// Calls `method`; an error reply throws `VarlinkError`.
+    @discardableResult
+    func call(_ method: String, _ parameters: JSONValue = [:]) throws -> JSONValue {
+        try send(VarlinkCall(method: method, parameters: parameters))
+        let reply = try receive()
+        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
+        return reply.parameters
+    }
+
+    /// Calls `method` and returns the error it failed with (nil when it succeeded).
+    func error(calling method: String, _ parameters: JSONValue = [:]) throws -> VarlinkError? {
+        do {
+            try call(method, parameters)
+            return nil
+        } catch let error as VarlinkError {
+            return error
+        }
+    }
+
+    /// Sends a `more` call; read its replies with ``next(timeout:)``.
+    func callMore(_ method: String, _ parameters: JSONValue = [:]) throws -> TestClient {
+        try send(VarlinkCall(method: method, parameters: parameters, more: true))
+        return self
+    }
+
+    /// The next reply's parameters on a stream (nil on timeout); an error reply throws.
+    func next(timeout: Duration) throws -> JSONValue? {
+        guard let text = try receiveText(timeout: timeout) else { return nil }
+        let reply = try VarlinkReply(message: Array(text.utf8))
+        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
+        return reply.parameters
+    }
+
+    func send(_ call: VarlinkCall) throws {
+        try sendRaw(call.serialized() + [0])
+    }
+
+    /// Sends bytes as they are.
+    func sendRaw(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestFailure("send: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    /// Sends `message` (a whole call, NUL included) and returns the reply's text, unparsed.
+    func roundTrip(_ message: [UInt8]) throws -> String {
+        try sendRaw(message)
+        guard let text = try receiveText(timeout: timeout) else { throw TestFailure("no reply within \(timeout)") }
+        return text
+    }
+
+    /// The next reply, parsed.
+    func receive(timeout: Duration? = nil) throws -> VarlinkReply {
+        let wait = timeout ?? self.timeout
+        guard let text = try receiveText(timeout: wait) else { throw TestFailure("no reply within \(wait)") }
+        return try VarlinkReply(message: Array(text.utf8))
+    }
+
+    /// The next message's text, or nil when none came within `timeout`; throws when the
+    /// connection is closed.
+    func receiveText(timeout: Duration) throws -> String? {
+        let deadline = monotonicMilliseconds() + Double(timeout.components.seconds) * 1000
+            + Double(timeout.components.attoseconds) / 1e15
+        while true {
+            let end: Int? = pending.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+                return UnsafeRawPointer(found) - base
+            }
+            if let end {
+                let text = String(decoding: pending[..<end], as: UTF8.self)
+                pending.removeFirst(end + 1)
+                return text
+            }
+            let left = deadline - monotonicMilliseconds()
+            guard left > 0 else { return nil }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(left.rounded(.up))) == 1 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw ConnectionClosed() }
+            pending.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    struct ConnectionClosed: Error {}
+
+    /// Whether the daemon closed the connection within `timeout` (replies meanwhile are dropped).
+    func waitForClose(timeout: Duration) -> Bool {
+        let deadline = monotonicMilliseconds() + Double(timeout.components.seconds) * 1000
+        while monotonicMilliseconds() < deadline {
+            do {
+                _ = try receiveText(timeout: .milliseconds(Int64(max(1, deadline - monotonicMilliseconds()))))
+            } catch is ConnectionClosed {
+                return true
+            } catch {
+                return false
+            }
+        }
+        return false
+    }
+
+    /// A call message as bytes, NUL included.
+    static func message(_ method: String, _ parameters: JSONValue) -> [UInt8] {
+        VarlinkCall(method: method, parameters: parameters).serialized() + [0]
+    }
+}
