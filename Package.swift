@@ -107,7 +107,7 @@ let package = Package(
                 "FocusService", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
-            exclude: ["watch-capture.txt"]
+            exclude: ["watch-capture.txt", "peer"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -146,8 +146,9 @@ public struct SceneSession: Sendable {
     /// `UpdateScene`: upsert subtrees, then remove ids. On error nothing changes.
     ///
     /// A patch whose node id exists replaces that node (and its subtree); without `index` it keeps
-    /// its place when `parent` is its current parent, else it goes last. Unknown parents and removed
-    /// ids are `.noSuchNode`; the root can only be replaced by `replace(with:)`.
+    /// its place when `parent` is its current parent, else it goes last. An `index` past the last
+    /// child means last; a negative one is `.invalidParameter("upsert")`. Unknown parents and
+    /// removed ids are `.noSuchNode`; the root can only be replaced by `replace(with:)`.
     public mutating func update(upsert: [NodePatch], remove: [String]) throws(FocusError) -> Outcome {
         // Applied in place (no copy of the scene) with an undo log, so a failing patch restores
         // exactly the tree as it was; a single-node update costs O(size of the change × depth).
@@ -162,6 +163,7 @@ public struct SceneSession: Sendable {
                 check += store.removeSubtree(s)
             }
             for p in upsert {
+                if let index = p.index, index < 0 { throw .invalidParameter(parameter: "upsert") }
                 guard var parent = store.idToSlot[p.parent] else { throw .noSuchNode(id: p.parent) }
                 var position = p.index
                 if let existing = store.idToSlot[p.node.id] {

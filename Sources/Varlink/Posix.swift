@@ -101,21 +101,20 @@ enum Posix {
         }
     }
 
-    /// Reads what is available (at most `capacity` bytes) into `buffer`; 0 means end of stream.
+    /// Reads what is available (at most `capacity` bytes) and appends it to `buffer`; 0 means end
+    /// of stream. Reads into scratch space, so `buffer` grows only by what arrived.
     static func read(_ fd: Int32, into buffer: inout [UInt8], capacity: Int = 65536) throws(PosixError) -> Int {
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: capacity))
-        let count: Int
-        do {
-            count = try check("recv") {
-                buffer.withUnsafeMutableBytes { raw in recv(fd, raw.baseAddress! + start, capacity, 0) }
+        var received: Result<Int, PosixError> = .success(0)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+            do throws(PosixError) {
+                let count = try check("recv") { recv(fd, scratch.baseAddress!, capacity, 0) }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
+                received = .success(count)
+            } catch {
+                received = .failure(error)
             }
-        } catch {
-            buffer.removeLast(capacity)
-            throw error
         }
-        buffer.removeLast(capacity - count)
-        return count
+        return try received.get()
     }
 
     /// Waits until `fd` is readable; `false` on timeout. `timeoutMilliseconds` < 0 waits forever.

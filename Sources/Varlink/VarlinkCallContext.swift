@@ -75,7 +75,9 @@ public final class VarlinkCallContext {
     /// call was made without `more` (throw it on from the handler). Calling it again returns the
     /// same stream.
     public func stream() throws(VarlinkError) -> VarlinkStream {
-        guard call.more || call.oneway else { throw .expectedMore }
+        // A oneway call takes no replies, so it cannot be a stream either: its handler's
+        // ExpectedMore goes unanswered and nothing is left subscribed.
+        guard call.more, !call.oneway else { throw .expectedMore }
         if let activeStream { return activeStream }
         let stream = VarlinkStream(context: self)
         activeStream = stream

@@ -160,8 +160,13 @@ public final class VarlinkConnection {
     }
 
     /// Whether to pass a read request on to the socket (false holds reads as backpressure).
+    /// Reads are also held while the client has more replies unread than the queue bound: a
+    /// client that pipelines calls and never reads must not grow the daemon (the stall timer
+    /// then cuts it off).
     func shouldRead() -> Bool {
-        if pendingCallBytes >= Self.pendingCallByteLimit || pendingCalls.count >= Self.pendingCallCountLimit || !accepted {
+        if pendingCallBytes >= Self.pendingCallByteLimit || pendingCalls.count >= Self.pendingCallCountLimit || !accepted
+            || isOverQueueLimit
+        {
             readHeld = true
             return false
         }
@@ -212,7 +217,7 @@ public final class VarlinkConnection {
     private func dispatchPending() {
         guard !dispatching else { return }
         dispatching = true
-        while isOpen, current == nil, let (call, size) = pendingCalls.popFirst() {
+        while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
             pendingCallBytes -= size
             let context = VarlinkCallContext(call: call, connection: self)
             current = context
@@ -287,6 +292,10 @@ public final class VarlinkConnection {
             let streams = behindStreams.values
             behindStreams.removeAll()
             for stream in streams { stream.caughtUp() }
+        }
+        if !isOverQueueLimit && (readHeld || (current == nil && !pendingCalls.isEmpty)) {
+            dispatchPending()  // also releases held reads
+            return
         }
         closeIfFinished()
     }

@@ -24,6 +24,18 @@ struct SceneUpdateTests {
         #expect(s.scene.root.children?.map(\.id) == ["g", "a"] && s.scene.root.children?[0].children?.map(\.id) == ["x", "b"])
     }
 
+    @Test("an upsert index past the last child appends; a negative index is an invalid parameter and changes nothing")
+    func upsertIndexBounds() throws {
+        var s = try session(scene([button("a", 0, 0), button("b", 0, 100)]), focus: "a")
+        _ = try s.update(upsert: [NodePatch(parent: "root", index: 99, node: button("c", 0, 200))], remove: [])
+        #expect(s.scene.root.children?.map(\.id) == ["a", "b", "c"])
+        let revision = s.revision
+        #expect(throws: FocusError.invalidParameter(parameter: "upsert")) {
+            try s.update(upsert: [NodePatch(parent: "root", index: -5, node: button("d", 0, 300))], remove: ["a"])
+        }
+        #expect(s.scene.root.children?.map(\.id) == ["a", "b", "c"] && s.revision == revision)
+    }
+
     @Test("replace keeps focus when the node survives as a candidate and re-evaluates otherwise")
     func replaceKeepsFocus() throws {
         var s = try session(scene([button("a", 0, 0), button("b", 0, 100)]), focus: "b")
