@@ -5,9 +5,7 @@ import InputMapping
 import Logging
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
 import Synchronization
-import UnixSignals
 import Varlink
 
 #if canImport(Glibc)
@@ -34,24 +32,23 @@ public struct DaemonOptions: Sendable {
 /// The running daemon: the Varlink server, the input loop and the state on the event loop.
 ///
 /// Threads: one NIO event loop owns every scene, connection and device mapper (no locks); one
-/// input thread (`InputLoop`) reads devices and hops each frame onto the event loop.
+/// input thread (`InputLoop`) reads devices and hops each frame onto the event loop; the main
+/// thread waits for signals in `sigwaitinfo`. No Swift concurrency runs in the daemon: as soon as
+/// anything uses it, libdispatch's worker-pool monitor wakes the process once a second (measured
+/// by ServiceBench), and an idle focusd must not wake up at all.
 public enum Daemon {
     /// The default config file.
     public static let defaultConfigPath = "/etc/focusd/focusd.toml"
 
     /// Runs until SIGTERM or SIGINT; SIGHUP reloads the configuration.
-    public static func run(_ options: DaemonOptions) async throws {
+    public static func run(_ options: DaemonOptions) throws {
+        // Blocked before any thread starts, so every thread inherits the mask and only the
+        // main thread's sigwaitinfo takes these signals.
+        let signals = SignalSet.block([SIGTERM, SIGINT, SIGHUP])
         let logger = Logger(label: "focusd")
         let config = try loadConfiguration(options.configPath, required: options.configPath != nil)
-        let service = DaemonService(options: options, configuration: config, logger: logger)
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: service)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
-        try await group.run()
+        let daemon = DaemonService(options: options, configuration: config, logger: logger)
+        try daemon.run(signals: signals)
     }
 
     /// Why the daemon could not start or reload.
@@ -132,9 +129,9 @@ final class InputLoopBridge: InputLoopDelegate {
     }
 }
 
-/// The daemon as a ServiceLifecycle service: starts everything, reloads on SIGHUP, and on
-/// graceful shutdown releases every device and removes the socket.
-final class DaemonService: Service {
+/// The daemon's life: starts everything, reloads on SIGHUP, and on SIGTERM/SIGINT releases every
+/// device and removes the socket.
+final class DaemonService: Sendable {
     let options: DaemonOptions
     let configuration: Configuration
     let logger: Logger
@@ -148,25 +145,74 @@ final class DaemonService: Service {
         matcher = Mutex(ProfileMatcher(configuration: configuration))
     }
 
-    func run() async throws {
+    /// Starts everything, serves until SIGTERM/SIGINT (SIGHUP reloads), then shuts down cleanly:
+    /// devices released and ungrabbed, connections closed, the socket file removed.
+    func run(signals: SignalSet) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let socket = try SocketPlacement.resolve(options: options, configuration: configuration, logger: logger)
         let configuration = self.configuration
         let logger = self.logger
-        let core = try await loop.submit {
+        let core = try loop.submit {
             NIOLoopBound(DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger), eventLoop: loop)
-        }.get()
+        }.wait()
 
+        var serverConfiguration = VarlinkServer.Configuration()
+        serverConfiguration.maxMessageSize = configuration.limits.maxMessageBytes
+        serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
+        serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
+        serverConfiguration.logger = logger
+        // Before the socket serves: the first client already sees the demo scene.
+        if options.demo {
+            try loop.submit {
+                let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
+                _ = try core.value.hub.setScene(scene, by: 0)
+            }.wait()
+            logger.info("demo scene installed: try `focusctl watch` and `focusctl move right`")
+        }
+        let varlinkConfiguration = serverConfiguration
+        let server = try loop.flatSubmit {
+            VarlinkServer.startOnEventLoop(
+                service: Self.makeVarlinkService(core: core), endpoint: socket.endpoint,
+                configuration: varlinkConfiguration, eventLoop: loop)
+        }.wait()
+
+        let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
+        try loop.submit {
+            if let inputLoop {
+                // Repeats wait until the device's pending input is read (InputRouter.readPending).
+                core.value.router.readPending = { id in inputLoop.readPending(id: id) }
+            }
+            core.value.input.reload = { [weak self] () throws(VarlinkError) in
+                guard let self else { return ([], []) }
+                return try self.reload(core: core, inputLoop: inputLoop)
+            }
+        }.wait()
+
+        while true {
+            let signal = signals.wait()
+            guard signal == SIGHUP else { break }
+            try? loop.submit { () throws -> Void in _ = try self.reload(core: core, inputLoop: inputLoop) }.wait()
+        }
+        logger.info("shutting down: releasing devices and removing the socket")
+        inputLoop?.stop()
+        try? loop.submit { core.value.router.releaseAll() }.wait()
+        try? server.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// The Varlink service with focusd's three interfaces and its access hooks (on the loop).
+    private static func makeVarlinkService(core: NIOLoopBound<DaemonCore>) -> VarlinkService {
         let varlink = VarlinkService(
             vendor: "focusd", product: "focusd", version: FocusdVersion.string, url: "https://github.com/focusd/focusd")
-        try varlink.register(description: EmbeddedResources.focusInterface) { context throws(VarlinkError) in
+        // The embedded interface texts are checked by tests; they always parse.
+        try! varlink.register(description: EmbeddedResources.focusInterface) { context throws(VarlinkError) in
             try core.value.focus.handle(context)
         }
-        try varlink.register(description: EmbeddedResources.inputInterface) { context throws(VarlinkError) in
+        try! varlink.register(description: EmbeddedResources.inputInterface) { context throws(VarlinkError) in
             try core.value.input.handle(context)
         }
-        try varlink.register(description: EmbeddedResources.inspectInterface) { context throws(VarlinkError) in
+        try! varlink.register(description: EmbeddedResources.inspectInterface) { context throws(VarlinkError) in
             try core.value.focus.handleInspect(context)
         }
         varlink.acceptConnection = { [unowned varlink] connection in
@@ -185,53 +231,7 @@ final class DaemonService: Service {
         varlink.connectionClosed = { connection in
             core.value.hub.connectionClosed(connection.id)
         }
-
-        var serverConfiguration = VarlinkServer.Configuration()
-        serverConfiguration.maxMessageSize = configuration.limits.maxMessageBytes
-        serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
-        serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
-        serverConfiguration.logger = logger
-        // Before the socket serves: the first client already sees the demo scene.
-        if options.demo {
-            try await loop.submit {
-                let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
-                _ = try core.value.hub.setScene(scene, by: 0)
-            }.get()
-            logger.info("demo scene installed: try `focusctl watch` and `focusctl move right`")
-        }
-
-        let server = try await VarlinkServer.start(
-            service: varlink, endpoint: socket.endpoint, configuration: serverConfiguration, eventLoop: loop)
-
-        let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
-        try await loop.submit {
-            if let inputLoop {
-                // Repeats wait until the device's pending input is read (InputRouter.readPending).
-                core.value.router.readPending = { id in inputLoop.readPending(id: id) }
-            }
-            let input = core.value.input
-            input.reload = { [weak self] () throws(VarlinkError) in
-                guard let self else { return ([], []) }
-                return try self.reload(core: core, inputLoop: inputLoop)
-            }
-        }.get()
-
-        // SIGHUP reloads; the task ends with graceful shutdown.
-        let reloads = Task {
-            for await _ in await UnixSignalsSequence(trapping: .sighup) {
-                _ = try? await loop.submit { () throws -> Void in
-                    _ = try self.reload(core: core, inputLoop: inputLoop)
-                }.get()
-            }
-        }
-
-        try? await gracefulShutdown()
-        logger.info("shutting down: releasing devices and removing the socket")
-        reloads.cancel()
-        inputLoop?.stop()
-        try? await loop.submit { core.value.router.releaseAll() }.get()
-        await server.shutdown()
-        try? await group.shutdownGracefully()
+        return varlink
     }
 
     private func startInput(core: NIOLoopBound<DaemonCore>, loop: any EventLoop) -> InputLoop? {

@@ -195,12 +195,19 @@ public final class VarlinkServer: Sendable {
 
     /// Stops accepting, closes every connection and removes the socket file. Idempotent.
     public func shutdown() async {
-        try? await serverChannel.close()
-        _ = try? await eventLoop.flatSubmit { [service] () -> EventLoopFuture<Void> in
-            let channels = service.value.connections.map { $0.closeFuture() }
-            for connection in service.value.connections { connection.close() }
-            return EventLoopFuture.andAllComplete(channels, on: service.value.connections.first?.eventLoop ?? self.eventLoop)
-        }.get()
-        if let socketPath { try? Posix.removeFile(socketPath) }
+        try? await close().get()
+    }
+
+    /// ``shutdown()`` for callers without Swift concurrency: the future completes once every
+    /// connection is closed and the socket file is removed.
+    public func close() -> EventLoopFuture<Void> {
+        let socketPath = self.socketPath
+        return serverChannel.close().flatMapError { _ in self.eventLoop.makeSucceededVoidFuture() }
+            .flatMap { [service] () -> EventLoopFuture<Void> in
+                let channels = service.value.connections.map { $0.closeFuture() }
+                for connection in service.value.connections { connection.close() }
+                return EventLoopFuture.andAllComplete(channels, on: self.eventLoop)
+            }
+            .map { if let socketPath { try? Posix.removeFile(socketPath) } }
     }
 }

@@ -3,7 +3,7 @@ import FocusService
 
 /// `focusd`: the focus daemon. Without a subcommand it runs the daemon (`focusd run`).
 @main
-struct Focusd: AsyncParsableCommand {
+struct Focusd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focusd",
         abstract: "Turns keyboards, remotes, gamepads, knobs and touchpads into tvOS-style focus moves.",

@@ -3,7 +3,7 @@ import FocusService
 import Logging
 
 /// `focusd run` (the default): the daemon.
-struct Run: AsyncParsableCommand {
+struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs the daemon (the default when no subcommand is given).",
         discussion: """
@@ -38,7 +38,7 @@ struct Run: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -53,7 +53,7 @@ struct Run: AsyncParsableCommand {
         options.inputDirectory = inputDirectory
         options.logLevel = level
         do {
-            try await Daemon.run(options)
+            try Daemon.run(options)
         } catch let error as Daemon.StartupError {
             throw CommandFailure(error.description)
         }
