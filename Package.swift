@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // epoll, timerfd, eventfd and the evdev ioctls, which Glibc does not export: libc only.
         .target(name: "CInputLinux"),
+        .target(name: "CMalloc"),
 
         // Pure cores: no I/O, no Glibc.
         .target(name: "FocusEngine"),
@@ -48,7 +49,7 @@ let package = Package(
         .target(
             name: "FocusService",
             dependencies: [
-                "FocusEngine", "InputMapping", "InputDevices", "Varlink",
+                "FocusEngine", "InputMapping", "InputDevices", "Varlink", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
