@@ -328,7 +328,13 @@ final class LoopCore {
         entry.failures += 1
         entry.retryAt = schedule.nextAttempt(afterFailures: entry.failures, now: Posix.monotonicUsec())
         let problem = error.isPermissionDenied ? "permission denied: \(error)" : "cannot open: \(error)"
-        logger.notice("device not usable yet", metadata: ["node": "\(entry.node)", "problem": "\(problem)"])
+        // Say what to do, not only what failed (retried on the node's next change either way).
+        let remedy =
+            error.isPermissionDenied
+            ? "give focusd read access: install udev/70-focusd.rules (group focusd, mode 0660) and run focusd in group focusd or input"
+            : "retrying on the node's next change; check that it is an evdev node (udevadm info \(entry.node))"
+        logger.notice(
+            "device not usable yet: \(remedy)", metadata: ["node": "\(entry.node)", "problem": "\(problem)"])
         list(entry, problem: problem)
     }
 
