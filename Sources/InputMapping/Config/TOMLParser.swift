@@ -563,14 +563,24 @@ private struct TOMLParser {
     }
 
     mutating func parseMultilineBasicString() throws(ConfigError) -> String {
+        try parseMultilineString(quote: "\"", escapes: true)
+    }
+
+    mutating func parseMultilineLiteralString() throws(ConfigError) -> String {
+        try parseMultilineString(quote: "'", escapes: false)
+    }
+
+    /// A multi-line string after its opening delimiter: basic strings (`\"\"\"`) take escapes and
+    /// line-ending backslashes, literal ones (`\'\'\'`) take the text as it is.
+    mutating func parseMultilineString(quote: Unicode.Scalar, escapes: Bool) throws(ConfigError) -> String {
         let start = position
         advance(3)
         _ = consumeNewline()  // a newline right after the opening quotes is trimmed
         var result = ""
         while true {
             guard let byte = current else { throw ConfigError("unterminated multi-line string", at: start) }
-            if closeMultiline(quote: "\"", into: &result) { return result }
-            if byte == UInt8(ascii: "\\") {
+            if closeMultiline(quote: quote, into: &result) { return result }
+            if escapes && byte == UInt8(ascii: "\\") {
                 // Line-ending backslash: trim whitespace and newlines up to the next content.
                 var lookahead = index + 1
                 while lookahead < bytes.count && (bytes[lookahead] == UInt8(ascii: " ") || bytes[lookahead] == UInt8(ascii: "\t")) {
@@ -588,29 +598,6 @@ private struct TOMLParser {
                 try parseEscape(into: &result)
                 continue
             }
-            if byte == UInt8(ascii: "\r") {
-                guard peek(1) == UInt8(ascii: "\n") else { throw error("bare carriage return in a string") }
-                advance()
-                continue
-            }
-            try checkStringCharacter(byte, multiline: true)
-            if byte == UInt8(ascii: "\n") {
-                result += "\n"
-                advance()
-                continue
-            }
-            try appendScalarFromSource(to: &result)
-        }
-    }
-
-    mutating func parseMultilineLiteralString() throws(ConfigError) -> String {
-        let start = position
-        advance(3)
-        _ = consumeNewline()
-        var result = ""
-        while true {
-            guard let byte = current else { throw ConfigError("unterminated multi-line string", at: start) }
-            if closeMultiline(quote: "'", into: &result) { return result }
             if byte == UInt8(ascii: "\r") {
                 guard peek(1) == UInt8(ascii: "\n") else { throw error("bare carriage return in a string") }
                 advance()
