@@ -37,6 +37,16 @@ struct RotaryTests {
         #expect(output.last == "crown rotate 4 200")  // capped at accelerationMax
     }
 
+    @Test("after a pause, a fast turn accelerates from its second detent: the pause does not dilute the speed")
+    func fastTurnAfterPause() {
+        var rig = Rig(TestDevices.powerMate)
+        _ = Self.turn(&rig, code: E.REL_DIAL, counts: 4, frames: 1, intervalMs: 20)
+        _ = rig.advance(ms: 3_000)
+        // 4 counts (one detent) every 20 ms: 50 detents/s.
+        let output = Self.turn(&rig, code: E.REL_DIAL, counts: 4, frames: 3, intervalMs: 20)
+        #expect(Self.detents(Array(output.dropFirst())) > 2)
+    }
+
     @Test("Surface Dial: 100 counts (10°) per detent, counter-clockwise is negative")
     func surfaceDial() {
         var rig = Rig(TestDevices.surfaceDial)

@@ -132,7 +132,9 @@ public struct RotaryAccumulator: Hashable, Sendable {
         let firstIndex = samples.firstIndex { $0.time > timeUsec - Self.velocityWindowUsec }!
         let start: Int64
         if firstIndex > 0 {
-            start = samples[firstIndex - 1].time
+            // The interval before the window's first sample counts at most back to the window's
+            // start: a turn after a pause must not be diluted by the pause.
+            start = max(samples[firstIndex - 1].time, timeUsec - Self.velocityWindowUsec)
         } else {
             start = last.time - Self.velocityWindowUsec  // from rest: spread over the window
         }
