@@ -202,7 +202,10 @@ public final class VarlinkServer: Sendable {
     /// connection is closed and the socket file is removed.
     public func close() -> EventLoopFuture<Void> {
         let socketPath = self.socketPath
-        return serverChannel.close().flatMapError { _ in self.eventLoop.makeSucceededVoidFuture() }
+        let serverChannel = self.serverChannel
+        return eventLoop.submit { [service] in service.value.isShuttingDown = true }
+            .flatMap { serverChannel.close() }
+            .flatMapError { _ in self.eventLoop.makeSucceededVoidFuture() }
             .flatMap { [service] () -> EventLoopFuture<Void> in
                 let channels = service.value.connections.map { $0.closeFuture() }
                 for connection in service.value.connections { connection.close() }

@@ -171,7 +171,12 @@ public final class VarlinkService {
 
     // MARK: Connection bookkeeping
 
+    /// Set when the server shuts down: a connection still being set up then is refused, so none
+    /// outlives the shutdown.
+    var isShuttingDown = false
+
     func connectionAccepted(_ connection: VarlinkConnection) -> Bool {
+        if isShuttingDown { return false }
         if let cap = connection.configuration.maxConnectionsPerUID, connections(ofUID: connection.peer.uid).count >= cap {
             connection.logger.notice("connection refused: too many connections for this uid", metadata: ["limit": "\(cap)"])
             return false
