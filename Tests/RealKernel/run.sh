@@ -149,8 +149,14 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
 export RK_REPO='$repo' RK_BIN='$bin' RK_FOCUSD='$focusd' RK_RESULTS=/realkernel-results RK_ONLY='$only'
 export PYTHONPATH='$here/lib:$pylib' PYTHONDONTWRITEBYTECODE=1
+# A checkout under /tmp or /run (CI may clone anywhere) must stay visible under the fresh mounts:
+# hold it aside with a bind mount and put it back at the same path.
+case '$repo' in
+    /tmp/*|/run/*) mkdir -p /.realkernel-repo && mount --bind '$repo' /.realkernel-repo && held=1 ;;
+esac
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs -o mode=755 tmpfs /run
+if [ -n "\${held:-}" ]; then mkdir -p '$repo' && mount --bind /.realkernel-repo '$repo'; fi
 mount -t devpts devpts /dev/pts 2>/dev/null || true
 echo "stage2: guest up \$(cut -d' ' -f1 /proc/uptime) s after boot"
 /usr/bin/python3 '$here/guest.py' || echo "stage2: guest.py exited with \$?"
