@@ -9,34 +9,117 @@ final class NodeBox: Sendable {
     init(_ node: Node) { self.node = node }
 }
 
-/// One node of the flattened tree.
+/// One node of the flattened tree, packed (about 150 bytes): 32-bit indices, optional rectangles
+/// as a rectangle plus a bit, flags in one word, and the node's own fields kept in a `NodeBox`
+/// only when it has any beyond `id`, `frame` and `focusable` (a plain leaf costs no allocation).
 struct Slot: Sendable {
     var id: String
-    var box: NodeBox
-    var parent: Int
+    /// The node's own fields (children stripped), or nil when `id`, `frame` and `focusable` are all.
+    var box: NodeBox?
     var children: [Int]
-    var indexInParent: Int
-    var depth: Int
-    var alive: Bool
-    var disabled: Bool
-    var candidate: Bool
-    var candCount: Int
+    private var parent32: Int32
+    private var indexInParent32: Int32
+    private var depth32: Int32
+    private var candCount32: Int32
+    private var frameRect: Rect
+    private var unionRect: Rect
+    private var reachRect: Rect
+    private var bits: UInt32
+
+    init(id: String, node: Node, parent: Int, depth: Int, disabled: Bool, candidate: Bool, hadChildren: Bool) {
+        self.id = id
+        let plain = node.disabled == nil && node.interactions == nil && node.section == nil && node.scope == nil
+            && node.prefersDefaultFocus == nil && node.defaultFocus == nil && node.bindings == nil
+            && node.accessibilityBindings == nil && node.values == nil && node.sceneValues == nil
+            && node.focusEffectDisabled == nil && node.role == nil && node.remembersLastFocus == nil
+            && node.wrap == nil && node.next == nil && node.modal == nil
+        box = plain ? nil : NodeBox(node)
+        children = []
+        parent32 = Int32(parent)
+        indexInParent32 = 0
+        depth32 = Int32(depth)
+        candCount32 = 0
+        let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+        frameRect = node.frame ?? zero
+        unionRect = zero
+        reachRect = zero
+        bits = 0
+        alive = true
+        self.disabled = disabled
+        self.candidate = candidate
+        self.hadChildren = hadChildren
+        if node.frame != nil { set(Self.hasFrameBit, true) }
+        if let f = node.focusable { set(Self.focusableGivenBit, true); set(Self.focusableBit, f) }
+        section = node.section == true
+        modal = node.modal == true
+        userDefault = node.defaultFocus?.priority == .userInitiated
+        hasNext = node.next?.isEmpty == false
+        remembers = node.remembersLastFocus == true
+        wraps = node.wrap != nil
+        hasValues = node.values != nil
+    }
+
+    /// The node's own fields (children stripped).
+    var node: Node {
+        if let box { return box.node }
+        return Node(id: id, frame: frame, focusable: bit(Self.focusableGivenBit) ? bit(Self.focusableBit) : nil)
+    }
+
+    var parent: Int {
+        @inline(__always) get { Int(parent32) }
+        set { parent32 = Int32(newValue) }
+    }
+    var indexInParent: Int {
+        @inline(__always) get { Int(indexInParent32) }
+        set { indexInParent32 = Int32(newValue) }
+    }
+    var depth: Int {
+        @inline(__always) get { Int(depth32) }
+        set { depth32 = Int32(newValue) }
+    }
+    var candCount: Int {
+        @inline(__always) get { Int(candCount32) }
+        set { candCount32 = Int32(newValue) }
+    }
+    /// The node's frame as given.
+    var frame: Rect? {
+        @inline(__always) get { bit(Self.hasFrameBit) ? frameRect : nil }
+    }
     /// The union of the non-empty frames in the subtree (own included): a frameless section's frame.
-    var candUnion: Rect?
+    var candUnion: Rect? {
+        @inline(__always) get { bit(Self.hasUnionBit) ? unionRect : nil }
+        set { set(Self.hasUnionBit, newValue != nil); if let newValue { unionRect = newValue } }
+    }
     /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
     /// may be larger than needed after removals, which only costs search time.
-    var reach: Rect?
+    var reach: Rect? {
+        @inline(__always) get { bit(Self.hasReachBit) ? reachRect : nil }
+        set { set(Self.hasReachBit, newValue != nil); if let newValue { reachRect = newValue } }
+    }
+
+    private static let aliveBit: UInt32 = 1 << 0, disabledBit: UInt32 = 1 << 1, candidateBit: UInt32 = 1 << 2
+    private static let hadChildrenBit: UInt32 = 1 << 3, sectionBit: UInt32 = 1 << 4, modalBit: UInt32 = 1 << 5
+    private static let userDefaultBit: UInt32 = 1 << 6, hasNextBit: UInt32 = 1 << 7, remembersBit: UInt32 = 1 << 8
+    private static let wrapsBit: UInt32 = 1 << 9, hasValuesBit: UInt32 = 1 << 10, hasFrameBit: UInt32 = 1 << 11
+    private static let hasUnionBit: UInt32 = 1 << 12, hasReachBit: UInt32 = 1 << 13
+    private static let focusableGivenBit: UInt32 = 1 << 14, focusableBit: UInt32 = 1 << 15
+
+    @inline(__always) private func bit(_ b: UInt32) -> Bool { bits & b != 0 }
+    @inline(__always) private mutating func set(_ b: UInt32, _ on: Bool) { if on { bits |= b } else { bits &= ~b } }
+
+    var alive: Bool { @inline(__always) get { bit(Self.aliveBit) } set { set(Self.aliveBit, newValue) } }
+    var disabled: Bool { @inline(__always) get { bit(Self.disabledBit) } set { set(Self.disabledBit, newValue) } }
+    var candidate: Bool { @inline(__always) get { bit(Self.candidateBit) } set { set(Self.candidateBit, newValue) } }
     /// The node was given with a `children` array (kept so `scene` round-trips `[]`).
-    var hadChildren: Bool
+    var hadChildren: Bool { @inline(__always) get { bit(Self.hadChildrenBit) } set { set(Self.hadChildrenBit, newValue) } }
     /// Hot flags, copied out of the node so searches do not touch the boxed fields.
-    var section: Bool
-    var modal: Bool
-    var userDefault: Bool
-    var hasNext: Bool
-    /// More hot flags read on every move (each node's box is a separate allocation, often cold).
-    var remembers: Bool
-    var wraps: Bool
-    var hasValues: Bool
+    var section: Bool { @inline(__always) get { bit(Self.sectionBit) } set { set(Self.sectionBit, newValue) } }
+    var modal: Bool { @inline(__always) get { bit(Self.modalBit) } set { set(Self.modalBit, newValue) } }
+    var userDefault: Bool { @inline(__always) get { bit(Self.userDefaultBit) } set { set(Self.userDefaultBit, newValue) } }
+    var hasNext: Bool { @inline(__always) get { bit(Self.hasNextBit) } set { set(Self.hasNextBit, newValue) } }
+    var remembers: Bool { @inline(__always) get { bit(Self.remembersBit) } set { set(Self.remembersBit, newValue) } }
+    var wraps: Bool { @inline(__always) get { bit(Self.wrapsBit) } set { set(Self.wrapsBit, newValue) } }
+    var hasValues: Bool { @inline(__always) get { bit(Self.hasValuesBit) } set { set(Self.hasValuesBit, newValue) } }
 }
 
 /// Where the nodes carrying each binding name are (one registry per track).
@@ -175,20 +258,20 @@ struct SceneStore: Sendable {
 
     /// The first node (by slot) whose `next` names `target`, for error messages.
     func referrer(of target: String) -> String? {
-        for s in slots where s.alive && (s.box.node.next ?? [:]).values.contains(target) { return s.id }
+        for s in slots where s.alive && s.hasNext && (s.node.next ?? [:]).values.contains(target) { return s.id }
         return nil
     }
 
     // MARK: Structure
 
-    @inline(__always) func node(_ slot: Int) -> Node { slots[slot].box.node }
+    @inline(__always) func node(_ slot: Int) -> Node { slots[slot].node }
     @inline(__always) func isSection(_ slot: Int) -> Bool { slots[slot].section }
     @inline(__always) func isModal(_ slot: Int) -> Bool { slots[slot].modal }
     /// Sections and modal nodes are units of the sequential order.
     @inline(__always) func isUnit(_ slot: Int) -> Bool { isSection(slot) || isModal(slot) || slot == root }
     @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
     @inline(__always) func isCandidate(_ slot: Int) -> Bool { slots[slot].alive && slots[slot].candidate }
-    @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].box.node.frame }
+    @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].frame }
 
     /// True when `a` is `c` or lies inside it.
     func isInside(_ a: Int, _ c: Int) -> Bool { Self.isInside(slots, a, c) }
@@ -255,12 +338,8 @@ struct SceneStore: Sendable {
             own.children = nil
             let disabled = (p >= 0 ? slots[p].disabled : parentDisabled) || n.disabled == true
             let candidate = n.focusable == true && !disabled && !(n.frame?.isEmpty ?? true)
-            let s = Slot(id: n.id, box: NodeBox(own), parent: p, children: [], indexInParent: 0,
-                         depth: depth, alive: true, disabled: disabled, candidate: candidate,
-                         candCount: 0, candUnion: nil, reach: nil, hadChildren: n.children != nil,
-                         section: n.section == true, modal: n.modal == true,
-                         userDefault: n.defaultFocus?.priority == .userInitiated, hasNext: n.next?.isEmpty == false,
-                         remembers: n.remembersLastFocus == true, wraps: n.wrap != nil, hasValues: n.values != nil)
+            let s = Slot(id: n.id, node: own, parent: p, depth: depth, disabled: disabled, candidate: candidate,
+                         hadChildren: n.children != nil)
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
@@ -397,7 +476,7 @@ struct SceneStore: Sendable {
             slots[s].alive = false
             slots[s].candidate = false
             slots[s].children = []
-            slots[s].box = Self.deadBox
+            slots[s].box = nil
             free.append(s)
             nodeCount -= 1
         }
@@ -430,8 +509,6 @@ struct SceneStore: Sendable {
         sequence = nil
         return removed
     }
-
-    static let deadBox = NodeBox(Node(id: ""))
 
     /// The frame a slot competes with in directional search, or nil when it is no target: a
     /// candidate's frame; a section's own frame, or the union of its descendants' frames when it has
