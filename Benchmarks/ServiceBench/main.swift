@@ -1,6 +1,10 @@
 // ServiceBench: figures for the daemon as a whole, over its socket (service.md §2).
 //
-//   swift build -c release --product focusd && swift run -c release ServiceBench [--focusd PATH] [--quick]
+//   swift build -c release --static-swift-stdlib --product focusd \
+//     && swift build -c release --static-swift-stdlib --product ServiceBench && .build/release/ServiceBench [--focusd PATH] [--quick]
+//
+// (--static-swift-stdlib is how scripts/install builds the daemon it deploys; a focusd linked to
+// the shared Swift runtime measures ~2 MiB more file-backed memory, and the bench says so.)
 //
 // (a) latency from a `Move` call to its Monitor event at each of 8 monitoring clients, beside the
 //     round trip of a bare NUL-framed echo over the same kind of Unix socket;
@@ -44,6 +48,11 @@ if let built = (try? FileManager.default.attributesOfItem(atPath: focusdPath))?[
     if !newer.isEmpty {
         print("ServiceBench: warning: \(newer.count) source file(s) are newer than \(focusdPath); rebuild with swift build -c release --product focusd")
     }
+}
+
+// The deployment build links the Swift runtime in; a dynamically linked one is not what ships.
+if let elf = FileManager.default.contents(atPath: focusdPath), elf.range(of: Data("libswiftCore.so".utf8)) != nil {
+    print("ServiceBench: warning: \(focusdPath) links the shared Swift runtime; scripts/install builds with --static-swift-stdlib (swift build -c release --static-swift-stdlib --product focusd)")
 }
 
 /// Milliseconds on the monotonic clock.
