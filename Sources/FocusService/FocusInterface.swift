@@ -97,11 +97,13 @@ final class FocusInterface {
     // MARK: Dispatch
 
     func handle(_ context: VarlinkCallContext) throws(VarlinkError) {
-        defer {
+        if Self.sceneCarrying.contains(context.method) {
             // The calls that carry whole scenes decode them through large transient JSON trees;
             // glibc keeps the freed pages unless asked, so the daemon's memory would stay at its
-            // peak. Rare calls: the trim costs far less than the decode.
-            if Self.sceneCarrying.contains(context.method) { _ = cmalloc_trim() }
+            // peak. Trimmed on the loop's next turn, once the Varlink layer has dropped the
+            // request (trimming inside the handler freed nothing of it). Rare calls: the trim
+            // costs far less than the decode.
+            context.connection.eventLoop.execute { _ = cmalloc_trim() }
         }
         let caller = context.connection.id
         do {
