@@ -225,12 +225,12 @@ struct BestTargets: ScanVisitor {
         guard m.inDirection else { return }
         if m.inBeam {
             guard wantBeam else { return }
-            if let b = bestBeam, !(m.score < b.measure.score || (m.score == b.measure.score && SceneStore.precedes(slots, slot, b.slot))) { return }
+            if let b = bestBeam, !b.isBeaten(by: slot, m, slots: slots) { return }
             guard accepts(slot) else { return }
             bestBeam = Scored(slot: slot, measure: m)
         } else {
             guard wantOut else { return }
-            if let b = bestOut, !(m.score < b.measure.score || (m.score == b.measure.score && SceneStore.precedes(slots, slot, b.slot))) { return }
+            if let b = bestOut, !b.isBeaten(by: slot, m, slots: slots) { return }
             guard accepts(slot) else { return }
             bestOut = Scored(slot: slot, measure: m)
         }
@@ -253,7 +253,7 @@ struct BestInDirection: ScanVisitor {
         guard slots[x].candidate, x != focused else { return }
         let m = Measure(s: s, d: CanonRect(frames[x], direction))
         guard m.inDirection else { return }
-        if let b = best, !(m.score < b.measure.score || (m.score == b.measure.score && SceneStore.precedes(slots, x, b.slot))) { return }
+        if let b = best, !b.isBeaten(by: x, m, slots: slots) { return }
         guard SceneStore.isInside(slots, x, section) else { return }
         best = Scored(slot: x, measure: m)
     }

@@ -45,6 +45,13 @@ struct Measure: Sendable {
 struct Scored: Sendable {
     var slot: Int
     var measure: Measure
+
+    /// Whether `other` (measured `m`) is better than this one by score: lower, or equal and
+    /// earlier in tree order (focus.md §2's tie rule, the same for the index and brute force).
+    @inline(__always)
+    func isBeaten(by other: Int, _ m: Measure, slots: [Slot]) -> Bool {
+        m.score < measure.score || (m.score == measure.score && SceneStore.precedes(slots, other, slot))
+    }
 }
 
 extension Direction {
