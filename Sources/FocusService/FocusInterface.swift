@@ -9,28 +9,8 @@ import Varlink
 /// queued here (focus.md §11).
 final class FocusInterface {
     let hub: SceneHub
-    /// Called after every call that may have moved focus, so the input side can refresh what it
-    /// knows about the focused node (typing suppression, crown editing).
-    var focusChanged: () -> Void = {}
-
     init(hub: SceneHub) {
         self.hub = hub
-    }
-
-    /// Registers both interfaces on `service`.
-    func register(on service: VarlinkService) throws {
-        try service.register(description: EmbeddedResources.focusInterface) { [unowned self] context throws(VarlinkError) in
-            try self.handle(context)
-        }
-        try service.register(description: EmbeddedResources.inspectInterface) { [unowned self] context throws(VarlinkError) in
-            try self.handleInspect(context)
-        }
-        let closed = service.connectionClosed
-        service.connectionClosed = { [unowned self] connection in
-            closed?(connection)
-            self.hub.connectionClosed(connection.id)
-            self.focusChanged()
-        }
     }
 
     private static let sceneCarrying: Set<String> = ["SetScene", "UpdateScene", "Lint"]
@@ -111,22 +91,18 @@ final class FocusInterface {
             case "SetScene":
                 let p = try context.decodeParameters(SetSceneParameters.self)
                 let (state, warnings) = try hub.setScene(p.scene, by: caller)
-                focusChanged()
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case "UpdateScene":
                 let p = try context.decodeParameters(UpdateSceneParameters.self)
                 let (state, warnings) = try hub.updateScene(p.scene, upsert: p.upsert ?? [], remove: p.remove ?? [], by: caller)
-                focusChanged()
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case "RemoveScene":
                 let p = try context.decodeParameters(SceneNameParameters.self)
                 try hub.removeScene(p.scene, by: caller)
-                focusChanged()
                 context.reply()
             case "ActivateScene":
                 let p = try context.decodeParameters(SceneNameParameters.self)
                 let state = try hub.activate(p.scene)
-                focusChanged()
                 try reply(context, StateReply(state: state))
             case "ListScenes":
                 let (scenes, active) = hub.list()
@@ -136,38 +112,33 @@ final class FocusInterface {
                 try reply(context, StateReply(state: try hub.state(of: p.scene)))
             case "Move":
                 let p = try context.decodeParameters(MoveParameters.self)
-                let (outcome, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
-                    (try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main), ())
+                let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main)
                 }
-                focusChanged()
                 try reply(context, MovedReply(moved: outcome.moved, state: state))
             case "Focus":
                 let p = try context.decodeParameters(FocusParameters.self)
-                let (_, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
-                    (try session.focus(p.id, track: p.track ?? .main), ())
+                let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    try session.focus(p.id, track: p.track ?? .main)
                 }
-                focusChanged()
                 try reply(context, StateReply(state: state))
             case "SetBinding":
                 let p = try context.decodeParameters(SetBindingParameters.self)
-                let (outcome, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
-                    (try session.setBinding(name: p.name, isTrue: p.isTrue, value: p.value, track: p.track ?? .main), ())
+                let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    try session.setBinding(name: p.name, isTrue: p.isTrue, value: p.value, track: p.track ?? .main)
                 }
-                focusChanged()
                 try reply(context, StateWarningsReply(state: state, warnings: outcome.warnings))
             case "ResetFocus":
                 let p = try context.decodeParameters(ResetFocusParameters.self)
-                let (_, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
-                    (try session.resetFocus(scope: p.scope), ())
+                let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    try session.resetFocus(scope: p.scope)
                 }
-                focusChanged()
                 try reply(context, StateReply(state: state))
             case "Send":
                 let p = try context.decodeParameters(SendParameters.self)
-                let (outcome, _, state) = try hub.withSession(p.scene) { session throws(FocusError) in
-                    (session.send(p.command, detents: p.detents), ())
+                let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    session.send(p.command, detents: p.detents)
                 }
-                focusChanged()
                 try reply(context, ConsumedReply(consumed: outcome.consumed, state: state))
             case "Monitor":
                 try monitor(context)

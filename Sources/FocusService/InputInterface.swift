@@ -14,12 +14,6 @@ final class InputInterface {
         self.router = router
     }
 
-    func register(on service: VarlinkService) throws {
-        try service.register(description: EmbeddedResources.inputInterface) { [unowned self] context throws(VarlinkError) in
-            try self.handle(context)
-        }
-    }
-
     /// `Device` of io.focusd.Input.
     struct WireDevice: Encodable {
         var id: String

@@ -35,8 +35,6 @@ final class InputRouter {
     /// Receives every device change and command (`io.focusd.Input.Monitor`).
     var observers: [UInt64: (InputNotice) -> Void] = [:]
     private var nextObserver: UInt64 = 1
-    /// Called after commands that may have moved focus.
-    var focusChanged: () -> Void = {}
     /// Asks the input thread to read what a device has pending and answer with `pendingRead`
     /// (`InputLoop.readPending`). When set, timed output (repeats, the end of an edit stream)
     /// waits for that answer: a repeat timer that fired late, e.g. after focusd was stopped while
@@ -176,53 +174,44 @@ final class InputRouter {
 
     /// Publishes and applies `commands`, then re-arms the device's timer.
     private func deliver(_ commands: [MappedCommand], from id: String) {
-        var acted = false
         for command in commands {
             publish(.command(id, command))
-            acted = apply(command, from: id) || acted
+            apply(command, from: id)
         }
-        if acted { focusChanged() }
         schedule(id)
     }
 
-    /// Applies one command to the active scene; true when it reached the engine.
-    private func apply(_ command: MappedCommand, from id: String) -> Bool {
-        guard hub.activeName != nil else { return false }
-        do {
-            switch command.phase {
-            case .release where command.command == "crown":
-                // The end of an edit stream (150 ms without motion): an `edit` event with no
-                // detents and no velocity tells the client the knob went idle.
-                guard hub.activeSession?.focusedIsEditable == true else { return false }
-                _ = try hub.withSession(nil) { session throws(FocusError) in
-                    (session.send("crown", detents: 0, fraction: command.fraction, velocity: 0, device: id), ())
-                }
-            case .release:
-                return false
-            case .rotate:
-                let wrap = devices[id]?.mapper.settings.rotary.wrap
-                _ = try hub.withSession(nil) { session throws(FocusError) in
-                    (session.send(
-                        "crown", detents: command.detents ?? 0, fraction: command.fraction, velocity: command.velocity,
-                        wrap: wrap, device: id), ())
-                }
-            case .press, .repeat:
-                if let direction = Direction(rawValue: command.command) {
-                    _ = try hub.withSession(nil) { session throws(FocusError) in
-                        (try session.move(direction, device: id), ())
-                    }
-                } else if command.phase == .press {
-                    _ = try hub.withSession(nil) { session throws(FocusError) in
-                        (session.send(command.command, detents: command.detents, device: id), ())
-                    }
-                } else {
-                    return false
-                }
+    /// Applies one command to the active scene, as the type's discussion says which do.
+    private func apply(_ command: MappedCommand, from id: String) {
+        guard hub.activeName != nil else { return }
+        let action: (inout SceneSession) throws(FocusError) -> Outcome
+        switch command.phase {
+        case .release where command.command == "crown":
+            // The end of an edit stream (150 ms without motion): an `edit` event with no
+            // detents and no velocity tells the client the knob went idle.
+            guard hub.activeSession?.focusedIsEditable == true else { return }
+            action = { $0.send("crown", detents: 0, fraction: command.fraction, velocity: 0, device: id) }
+        case .release:
+            return
+        case .rotate:
+            let wrap = devices[id]?.mapper.settings.rotary.wrap
+            action = {
+                $0.send(
+                    "crown", detents: command.detents ?? 0, fraction: command.fraction, velocity: command.velocity,
+                    wrap: wrap, device: id)
             }
-            return true
-        } catch {
-            return false
+        case .press, .repeat:
+            if let direction = Direction(rawValue: command.command) {
+                action = { session throws(FocusError) in try session.move(direction, device: id) }
+            } else if command.phase == .press {
+                action = { $0.send(command.command, detents: command.detents, device: id) }
+            } else {
+                return  // a held OK must not activate again and again
+            }
         }
+        // The active scene exists (checked above) and main-track moves throw nothing else, so
+        // there is no error here for a device to report.
+        _ = try? hub.withSession(nil, action)
     }
 
     private func schedule(_ id: String) {

@@ -109,12 +109,12 @@ public final class SceneHub {
     public func updateScene(
         _ name: String, upsert: [NodePatch], remove: [String], by connection: ConnectionID
     ) throws(FocusError) -> (FocusState, [String]) {
-        guard var entry = entries[name] else { throw .noSuchScene(scene: name) }
-        if let owner = entry.owner, owner != connection { throw .sceneOwned(scene: name) }
-        let outcome = try entry.session.update(upsert: upsert, remove: remove)
-        entries[name] = entry
+        guard let owner = entries[name].map({ $0.owner }) else { throw .noSuchScene(scene: name) }
+        if let owner, owner != connection { throw .sceneOwned(scene: name) }
+        // In place, as in withSession: an update of one node must not copy the scene.
+        let outcome = try entries[name]!.session.update(upsert: upsert, remove: remove)
         deliver(outcome.events, scene: name)
-        return (entry.session.state(active: name == activeName), outcome.warnings)
+        return (entries[name]!.session.state(active: name == activeName), outcome.warnings)
     }
 
     /// `RemoveScene`. Another connection's scene: `SceneOwned`.
@@ -160,16 +160,17 @@ public final class SceneHub {
 
     // MARK: Focus calls
 
-    /// Runs `body` on the session of `name` (nil: active), stores it back, delivers the events.
-    public func withSession<T>(
-        _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> (Outcome, T)
-    ) throws(FocusError) -> (Outcome, T, FocusState) {
+    /// Runs `body` on the session of `name` (nil: active), delivers its events, and returns the
+    /// outcome with the new state. The session is changed in place: a copy taken out of the
+    /// dictionary would share the engine's buffers, and its first write to each would copy it
+    /// whole, making every move cost the size of the scene.
+    public func withSession(
+        _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome
+    ) throws(FocusError) -> (Outcome, FocusState) {
         let name = try resolve(name)
-        var session = entries[name]!.session
-        let (outcome, extra) = try body(&session)
-        entries[name]!.session = session
+        let outcome = try body(&entries[name]!.session)
         deliver(outcome.events, scene: name)
-        return (outcome, extra, session.state(active: name == activeName))
+        return (outcome, entries[name]!.session.state(active: name == activeName))
     }
 
     /// `Lint` of a scene that is not installed.

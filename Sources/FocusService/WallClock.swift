@@ -11,12 +11,4 @@ enum WallClock {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
     }
-
-    /// CLOCK_REALTIME − CLOCK_MONOTONIC in µs, read once.
-    static func epochMinusMonotonicUsec() -> Int64 {
-        var mono = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &mono)
-        let monoUsec = Int64(mono.tv_sec) * 1_000_000 + Int64(mono.tv_nsec) / 1000
-        return nowUsec() - monoUsec
-    }
 }

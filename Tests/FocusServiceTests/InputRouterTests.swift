@@ -57,7 +57,7 @@ struct InputRouterTests {
         }
 
         func focus(_ id: String) throws {
-            _ = try hub.withSession(nil) { session throws(FocusError) in (try session.focus(id), ()) }
+            _ = try hub.withSession(nil) { session throws(FocusError) in try session.focus(id) }
         }
     }
 
