@@ -46,7 +46,8 @@ public enum Daemon {
         // main thread's sigwaitinfo takes these signals.
         let signals = SignalSet.block([SIGTERM, SIGINT, SIGHUP])
         let logger = Logger(label: "focusd")
-        let config = try loadConfiguration(options.configPath, required: options.configPath != nil)
+        let config = try loadConfiguration(options.configPath)
+        for warning in config.warnings { logger.warning("\(options.configPath ?? defaultConfigPath): \(warning)") }
         let daemon = DaemonService(options: options, configuration: config, logger: logger)
         try daemon.run(signals: signals)
     }
@@ -57,19 +58,23 @@ public enum Daemon {
     }
 
     /// Reads and parses the configuration; a missing default file means the defaults.
-    static func loadConfiguration(_ path: String?, required: Bool) throws -> Configuration {
-        let path = path ?? defaultConfigPath
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-            if required { throw StartupError(description: "\(path): cannot read the configuration file") }
-            return .defaults
-        }
+    static func loadConfiguration(_ path: String?) throws -> Configuration {
         do {
-            return try Configuration.parse(String(decoding: data, as: UTF8.self))
+            return try readConfiguration(path)
         } catch {
-            throw StartupError(description: "\(path): \(error)")
+            throw StartupError(description: "\(path ?? defaultConfigPath): \(error)")
         }
     }
-}
+
+    /// Reads and parses the configuration file (`path`, else the default one, which may be
+    /// missing: then the built-in defaults). Start-up and reload share it.
+    static func readConfiguration(_ path: String?) throws(ConfigError) -> Configuration {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path ?? defaultConfigPath)) else {
+            if path != nil { throw ConfigError("cannot read the configuration file") }
+            return .defaults
+        }
+        return try Configuration.parse(String(decoding: data, as: UTF8.self))
+    }}
 
 /// Everything that lives on the event loop.
 final class DaemonCore {
@@ -265,19 +270,9 @@ final class DaemonService: Sendable {
     /// error names the line.
     func reload(core: NIOLoopBound<DaemonCore>, inputLoop: InputLoop?) throws(VarlinkError) -> ([String], [String]) {
         let path = options.configPath ?? Daemon.defaultConfigPath
-        let text: String
-        do {
-            text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-        } catch {
-            if options.configPath != nil {
-                logger.error("reload: cannot read \(path); keeping the running configuration")
-                throw VarlinkError("io.focusd.Input.InvalidConfig", parameters: ["reason": .string("cannot read \(path)")])
-            }
-            text = ""
-        }
         let configuration: Configuration
         do {
-            configuration = try Configuration.parse(text)
+            configuration = try Daemon.readConfiguration(options.configPath)
         } catch {
             logger.error("reload: \(path): \(error); keeping the running configuration")
             var parameters: [String: JSONValue] = ["reason": .string(error.message)]
@@ -293,7 +288,8 @@ final class DaemonService: Sendable {
             settings: configuration.access, daemonUID: getuid(), socketGID: core.socketGID)
         inputLoop?.reapplyPolicies()
         let names = configuration.profiles.map(\.name)
+        for warning in configuration.warnings { logger.warning("reload: \(path): \(warning)") }
         logger.info("configuration reloaded from \(path): \(names.count) profile(s)")
-        return (names, [])
+        return (names, configuration.warnings)
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import Varlink
+
+extension ServiceSocketTests {
+    /// `io.focusd.Input.ReloadConfig` (input.md §7): the file is read again; its warnings come
+    /// back; a bad file is answered with its line and the running configuration stays.
+    @Suite("Configuration reload over the socket")
+    struct ReloadConfig {
+        static let shadowed = """
+            [[profile]]
+            name = "all"
+
+            [[profile]]
+            name = "never"
+            [profile.match]
+            class = "remote"
+
+            """
+
+        @Test("ReloadConfig returns the profiles and the file's warnings; a bad file is InvalidConfig with its line and changes nothing")
+        func reloadReportsWarningsAndErrors() throws {
+            let daemon = try FocusdProcess(config: Self.shadowed)
+            defer { daemon.stop() }
+            let client = try daemon.connect()
+            let reply = try client.call("io.focusd.Input.ReloadConfig")
+            #expect(reply["profiles"] == ["all", "never"])
+            let warnings = reply["warnings"]?.arrayValue ?? []
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.stringValue?.contains("'never' never matches") == true)
+
+            let file = daemon.directory + "/focusd.toml"
+            try (Self.shadowed + "[[profile]]\nname = \"late\"\nbogus = = 1\n").write(toFile: file, atomically: true, encoding: .utf8)
+            let error = try #require(try client.error(calling: "io.focusd.Input.ReloadConfig"))
+            #expect(error.name == "io.focusd.Input.InvalidConfig")
+            #expect(error.parameters["line"] == 10)  // the line of `bogus = = 1`
+
+            // The running configuration stayed: a good file reloads as before.
+            try Self.shadowed.write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(try client.call("io.focusd.Input.ReloadConfig")["profiles"] == ["all", "never"])
+        }
+    }
+}
