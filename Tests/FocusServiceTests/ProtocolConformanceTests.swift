@@ -15,11 +15,9 @@ extension ServiceSocketTests {
             let reply = try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Focus"])
             let expected = try String(contentsOfFile: ServiceTestPaths.focusInterface, encoding: .utf8)
             #expect(reply["description"]?.stringValue == expected)
-            let input = "/work/shared/spec/io.focusd.Input.varlink"
-            if FileManager.default.fileExists(atPath: input) {
-                let reply = try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Input"])
-                #expect(reply["description"]?.stringValue == (try String(contentsOfFile: input, encoding: .utf8)))
-            }
+            let input = ServiceTestPaths.interfaceFile("io.focusd.Input.varlink")
+            let inputReply = try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Input"])
+            #expect(inputReply["description"]?.stringValue == (try String(contentsOfFile: input, encoding: .utf8)))
             let missing = try client.error(calling: "org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Nope"])
             #expect(missing == .interfaceNotFound("io.focusd.Nope"))
         }

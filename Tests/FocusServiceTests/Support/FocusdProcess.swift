@@ -13,12 +13,16 @@ enum ServiceTestPaths {
     static var focusd: String { root + "/.build/debug/focusd" }
     static var examples: String { root + "/Tests/FocusEngineTests/Examples" }
     static var peerScripts: String { root + "/Tests/FocusServiceTests/peer" }
-    /// The interface text as the spec gives it, else the copy the daemon embeds.
-    static var focusInterface: String {
-        let spec = "/work/shared/spec/io.focusd.Focus.varlink"
+    /// The contract's folder beside the checkout (`../shared/spec`, where CI puts it).
+    static var sharedSpec: String { root + "/../shared/spec" }
+    /// An interface file as the contract gives it, else the package's copy (the daemon embeds
+    /// that copy; EmbeddedResourcesTests keeps the three equal).
+    static func interfaceFile(_ name: String) -> String {
+        let spec = sharedSpec + "/" + name
         if FileManager.default.fileExists(atPath: spec) { return spec }
-        return root + "/Sources/FocusService/Resources/io.focusd.Focus.varlink"
+        return root + "/Sources/FocusService/Resources/" + name
     }
+    static var focusInterface: String { interfaceFile("io.focusd.Focus.varlink") }
 }
 
 /// A `focusd --no-devices` started for one test on a socket in a fresh temporary directory,
