@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
@@ -71,8 +69,7 @@ extension JSONValue {
     ///
     /// `nil` optionals are omitted, as Varlink expects for absent optional fields.
     public init(encoding value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONValue.parse(Array(data))
+        self = try JSONValue.parse(JSONTextEncoder().encode(value))
     }
 
     /// Decodes this value into a `Decodable` type, straight from the tree (no JSON text).

@@ -1,8 +1,6 @@
-import FoundationEssentials
-
 /// JSON text of an `Encodable` value that must be an object (reply parameters).
 func encodeParameters(_ value: some Encodable) throws -> [UInt8] {
-    let bytes = Array(try JSONEncoder().encode(value))
+    let bytes = try JSONTextEncoder().encode(value)
     guard bytes.first == UInt8(ascii: "{") else {
         throw EncodingError.invalidValue(
             value, .init(codingPath: [], debugDescription: "Varlink reply parameters must encode as a JSON object"))
