@@ -1,7 +1,7 @@
 // ServiceBench: figures for the daemon as a whole, over its socket (service.md §2).
 //
 //   swift build -c release --static-swift-stdlib --product focusd \
-//     && swift build -c release --static-swift-stdlib --product ServiceBench && .build/release/ServiceBench [--focusd PATH] [--quick]
+//     && swift build -c release --static-swift-stdlib --product ServiceBench && .build/release/ServiceBench [--focusd PATH] [--quick] [--memory-detail]
 //
 // (--static-swift-stdlib is how scripts/install builds the daemon it deploys; a focusd linked to
 // the shared Swift runtime measures ~2 MiB more file-backed memory, and the bench says so.)
@@ -20,6 +20,8 @@ import Varlink
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
+/// `--memory-detail`: after (b), list the daemon's mappings by resident size (what the figure is made of).
+let memoryDetail = arguments.contains("--memory-detail")
 let repositoryRoot: String = {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { url.deleteLastPathComponent() }
@@ -333,7 +335,45 @@ func memoryBenchmark() throws {
     let loaded = daemon.memory()
     line("10,000-node scene, 8 monitors, 200 moves:", loaded)
     print("    goal: VmRSS ≤ 16 MiB                             \(verdict(loaded.resident <= 16 * 1024))")
+    if memoryDetail { printMappings(pid: daemon.pid) }
     _ = monitors
+}
+
+/// Resident KiB per mapped file (anonymous mappings together), largest first, from /proc/<pid>/smaps.
+func printMappings(pid: Int32) {
+    // /proc files have no size; read to the end (String(contentsOfFile:) stops at the first page).
+    var bytes: [UInt8] = []
+    let fd = open("/proc/\(pid)/smaps", O_RDONLY)
+    if fd >= 0 {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        close(fd)
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    var totals: [String: (rss: Int, anonymous: Int)] = [:]
+    var current = "?"
+    for line in text.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        if let first = fields.first, first.contains("-"), fields.count >= 5 {
+            current = fields.count >= 6 ? String(fields[5]) : "[anonymous]"
+        } else if fields.count >= 2, fields[0] == "Rss:" {
+            totals[current, default: (0, 0)].rss += Int(fields[1]) ?? 0
+        } else if fields.count >= 2, fields[0] == "Anonymous:" {
+            totals[current, default: (0, 0)].anonymous += Int(fields[1]) ?? 0
+        }
+    }
+    print("    resident by mapping (KiB, of which anonymous):")
+    for (name, value) in totals.sorted(by: { $0.value.rss > $1.value.rss }) where value.rss > 0 {
+        print("      \(String(value.rss).leftPadding(7)) \(String(value.anonymous).leftPadding(7))  \(name)")
+    }
+}
+
+extension String {
+    func leftPadding(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }
 
 // MARK: (c) Idle wake-ups
