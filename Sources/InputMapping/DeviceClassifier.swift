@@ -37,7 +37,7 @@ public enum DeviceClassifier {
         let caps = identity.capabilities
         var fromCapabilities = classify(capabilities: caps, name: identity.name)
         // The GPIO rotary-encoder driver reports one relative axis, on the host bus.
-        if identity.bus == 0x19 && identity.name.lowercased().contains("rotary") && caps.relativeAxes.count == 1 {
+        if identity.bus == 0x19 && identity.name.lowercased().includes("rotary") && caps.relativeAxes.count == 1 {
             fromCapabilities = .rotary
         }
         guard udev.keys.contains(where: { $0.hasPrefix("ID_INPUT") }) else { return fromCapabilities }

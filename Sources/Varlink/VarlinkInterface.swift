@@ -174,7 +174,7 @@ struct InterfaceParser {
 
     static func isFieldName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first) || ("a"..."z").contains(first),
-            name.last != "_", !name.contains("__")
+            name.last != "_", !zip(name.utf8, name.utf8.dropFirst()).contains(where: { $0 == 0x5F && $1 == 0x5F })
         else { return false }
         return name.unicodeScalars.allSatisfy {
             ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_"

@@ -22,10 +22,10 @@ public enum RotaryKind: Hashable, Sendable {
         let rel = identity.capabilities.relativeAxes
         let name = identity.name.lowercased()
         if rel.contains(EventCode.REL_DIAL) {
-            if name.contains("powermate") || (identity.vendor == 0x077D && [0x0410, 0x04AA].contains(identity.product)) {
+            if name.includes("powermate") || (identity.vendor == 0x077D && [0x0410, 0x04AA].contains(identity.product)) {
                 return .powerMate
             }
-            if name.contains("surface dial") || (identity.vendor == 0x045E && identity.product == 0x091B) {
+            if name.includes("surface dial") || (identity.vendor == 0x045E && identity.product == 0x091B) {
                 return .surfaceDial
             }
             return .dial
