@@ -46,10 +46,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What focusd and focusctl both read: scene files, decoded as the socket decodes scenes.
+        .target(name: "FocusWire", dependencies: ["FocusEngine", "Varlink"]),
         .target(
             name: "FocusService",
             dependencies: [
-                "FocusEngine", "InputMapping", "InputDevices", "Varlink", "CMalloc",
+                "FocusEngine", "FocusWire", "InputMapping", "InputDevices", "Varlink", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -59,15 +61,14 @@ let package = Package(
         .executableTarget(
             name: "focusd",
             dependencies: [
-                "FocusService",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FocusService", "FocusWire", "FocusEngine", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "focusctl",
             dependencies: [
-                "Varlink", "FocusEngine",
+                "Varlink", "FocusEngine", "FocusWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,5 @@
 import FocusEngine
-import FoundationEssentials
+import FocusWire
 import InputDevices
 import InputMapping
 import Logging
@@ -69,11 +69,16 @@ public enum Daemon {
     /// Reads and parses the configuration file (`path`, else the default one, which may be
     /// missing: then the built-in defaults). Start-up and reload share it.
     static func readConfiguration(_ path: String?) throws(ConfigError) -> Configuration {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path ?? defaultConfigPath)) else {
-            if path != nil { throw ConfigError("cannot read the configuration file") }
-            return .defaults
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(path ?? defaultConfigPath, limit: 1 << 20)
+        } catch {
+            // Only a missing default file means the defaults; one that is there but unreadable is
+            // a mistake to report, not to paper over.
+            if path == nil && error.isMissing { return .defaults }
+            throw ConfigError("cannot read the configuration file: \(error)")
         }
-        return try Configuration.parse(String(decoding: data, as: UTF8.self))
+        return try Configuration.parse(String(decoding: bytes, as: UTF8.self))
     }}
 
 /// Everything that lives on the event loop.
@@ -170,7 +175,7 @@ final class DaemonService: Sendable {
         // Before the socket serves: the first client already sees the demo scene.
         if options.demo {
             try loop.submit {
-                let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
+                let scene = try JSONValue.parse(EmbeddedResources.demoScene).decode(Scene.self)
                 _ = try core.value.hub.setScene(scene, by: 0)
             }.wait()
             logger.info("demo scene installed: try `focusctl watch` and `focusctl move right`")

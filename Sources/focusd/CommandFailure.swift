@@ -1,5 +1,5 @@
-/// An error a subcommand reports in one line (`Error: ...`, exit 1), without the usage text that
-/// ArgumentParser prints for a `ValidationError`: a missing or malformed file is not a usage mistake.
+/// An error a subcommand reports in one line (`Error: ...`, exit 1), without the usage text a
+/// ``UsageError`` gets: a missing or malformed file is not a usage mistake.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
 

@@ -1,22 +1,21 @@
-import ArgumentParser
 import FocusEngine
-import FocusService
+import FocusWire
 
 /// `focusd lint SCENE`: the problems `Lint` finds; exit 1 when there are any.
-struct Lint: ParsableCommand {
-    static let configuration = CommandConfiguration(
+enum Lint {
+    static let spec = CommandSpec(
+        name: "lint",
         abstract: "Audits a scene file for focus problems and exits 1 when it finds any.",
         discussion: """
             Reports candidates no directional move reaches, moves that do not come back, dead \
             ends, ambiguous bindings, focusable nodes without a usable frame, overlapping and \
             offscreen candidates (focus.md §10).
-            """
+            """,
+        positionals: [.init(name: "scene", help: "The scene file (a Scene, or an example file with a `scene` member).")]
     )
 
-    @Argument(help: "The scene file (a Scene, or an example file with a `scene` member).")
-    var scene: String
-
-    func run() throws {
+    static func run(_ arguments: ParsedArguments) throws {
+        let scene = arguments.positionals[0]
         let loaded: Scene
         do { loaded = try SceneFile.load(scene) } catch { throw CommandFailure(error.description) }
         let problems: [Problem]
@@ -27,7 +26,7 @@ struct Lint: ParsableCommand {
             if let direction = problem.direction { line += " (\(direction.rawValue))" }
             print(line + "\t" + problem.message)
         }
-        if !problems.isEmpty { throw ExitCode(1) }
+        if !problems.isEmpty { throw ExitStatus(code: 1) }
         print("no problems")
     }
 }

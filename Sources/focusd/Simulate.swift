@@ -1,11 +1,12 @@
-import ArgumentParser
 import FocusEngine
 import FocusService
-import FoundationEssentials
+import FocusWire
+import Varlink
 
 /// `focusd simulate SCENE CMD...`: the engine offline, one line per command.
-struct Simulate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+enum Simulate {
+    static let spec = CommandSpec(
+        name: "simulate",
         abstract: "Runs the focus engine offline on a scene file and prints the focus after each command.",
         discussion: """
             SCENE is a JSON file holding a Scene (as io.focusd.Focus's SetScene takes it) or an \
@@ -13,31 +14,28 @@ struct Simulate: ParsableCommand {
             previous (moves); focus=ID (programmatic focus; `focus=` dismisses); reset or \
             reset=SCOPE; crown=N (N detents, negative turns back); any other word is sent as a \
             device command (select, back, search, menu, ...).
-            """
+            """,
+        options: [.init(name: "json", short: "j", help: "Print each FocusState and the events as JSON lines.")],
+        positionals: [
+            .init(name: "scene", help: "The scene file."),
+            .init(name: "commands", help: "Commands to run in order.", repeating: true),
+        ]
     )
 
-    @Argument(help: "The scene file.")
-    var scene: String
-
-    @Argument(help: "Commands to run in order.")
-    var commands: [String] = []
-
-    @Flag(name: [.short, .long], help: "Print each FocusState and the events as JSON lines.")
-    var json = false
-
-    func run() throws {
+    static func run(_ arguments: ParsedArguments) throws {
+        let scene = arguments.positionals[0]
+        let commands = arguments.positionals.dropFirst()
+        let json = arguments.flag("json")
         let loaded: Scene
         do { loaded = try SceneFile.load(scene) } catch { throw CommandFailure(error.description) }
         var session: SceneSession
         do { session = try SceneSession(scene: loaded) } catch { throw CommandFailure("\(scene): \(error)") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         func show(_ label: String, _ outcome: Outcome?) throws {
             let state = session.state(active: true)
             if json {
                 let events = outcome?.events ?? []
                 let line = SimulateLine(command: label, state: state, events: events)
-                print(String(decoding: try encoder.encode(line), as: UTF8.self))
+                print(try JSONValue(encoding: line).description)  // keys sorted: stable lines to diff
             } else {
                 let kinds = (outcome?.events ?? []).map(\.kind.rawValue)
                 let events = kinds.isEmpty ? "" : "  [" + kinds.joined(separator: ", ") + "]"
