@@ -63,6 +63,12 @@ let package = Package(
             dependencies: [
                 "FocusService", "FocusWire", "FocusEngine", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // Release builds link libstdc++ statically (see scripts/static-libstdc++/libstdc++.so).
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-L", Context.packageDirectory + "/scripts/static-libstdc++"],
+                    .when(platforms: [.linux], configuration: .release))
             ]
         ),
         .executableTarget(
