@@ -20,7 +20,8 @@ let package = Package(
     targets: [
         // System libraries: one Swift file per library owns its pointers (see InputDevices).
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
-        .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
+        // libinput is loaded on first use, not linked (the header comes from libinput-dev).
+        .target(name: "CLibinputLoader"),
         .systemLibrary(name: "CLibudev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // epoll, timerfd, eventfd and the evdev ioctls, which Glibc does not export: libc only.
         .target(name: "CInputLinux"),
@@ -34,7 +35,7 @@ let package = Package(
         .target(
             name: "InputDevices",
             dependencies: [
-                "InputMapping", "CInputLinux", "CLibevdev", "CLibinput", "CLibudev",
+                "InputMapping", "CInputLinux", "CLibevdev", "CLibinputLoader", "CLibudev",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -185,6 +185,18 @@ struct FocusctlTests {
         #expect(missing.errors.contains("absent.json: no such file"), "\(missing)")
     }
 
+    @Test("a daemon reading devices, none of them a touch surface, does not load libinput (nor GLib)")
+    func libinputOnlyForTouchSurfaces() throws {
+        let inputs = try Self.temporaryDirectory()
+        let daemon = try Daemon(arguments: ["--input-directory", inputs])
+        defer { daemon.stop() }
+        #expect(daemon.focusctl("devices").status == 0)
+        let maps = try String(decoding: FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(daemon.pid)/maps")).readToEnd() ?? Data(), as: UTF8.self)
+        #expect(maps.contains("focusd"), "the maps of the daemon were read")
+        #expect(!maps.contains("libinput.so"))
+        #expect(!maps.contains("libglib-2.0.so"))
+    }
+
     // MARK: Exit codes
 
     @Test("an error answer from the daemon exits 2 and prints the error's name and parameters")
@@ -350,17 +362,18 @@ struct FocusctlTests {
             errors: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// A `focusd --demo --no-devices` on a private socket, stopped with SIGTERM.
+    /// A `focusd --demo --no-devices` (or other `arguments`) on a private socket, stopped with SIGTERM.
     final class Daemon {
         let directory: String
         let socket: String
         private let process = Process()
+        var pid: Int32 { process.processIdentifier }
 
-        init() throws {
+        init(arguments: [String] = ["--demo", "--no-devices"]) throws {
             directory = try FocusctlTests.temporaryDirectory()
             socket = directory + "/focusd.sock"
             process.executableURL = URL(fileURLWithPath: FocusctlTests.binary("focusd"))
-            process.arguments = ["--demo", "--no-devices", "--socket", socket]
+            process.arguments = arguments + ["--socket", socket]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
