@@ -113,4 +113,14 @@ struct FocusdCommandLineTests {
         #expect(missing.status == 1)
         #expect(missing.errors.contains("Error: /nonexistent/scene.json: no such file"), "\(missing)")
     }
+
+    @Test("the daemon binary needs neither FoundationEssentials nor libinput (its memory budget, README 'Figures')")
+    func lean() {
+        let dynamic = FocusctlTests.run("/usr/bin/readelf", ["-d", FocusctlTests.binary("focusd")])
+        #expect(dynamic.status == 0, "\(dynamic)")
+        let needed = dynamic.lines.filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libevdev") }, "\(dynamic)")
+        #expect(!needed.contains { $0.contains("Foundation") }, "\(needed)")
+        #expect(!needed.contains { $0.contains("libinput") }, "\(needed)")
+    }
 }
