@@ -79,7 +79,7 @@ extension SceneStore {
         let horizontal = dir.isHorizontal
         let beamOnly = policy == .tvos
         let isRoot = c == root
-        let clip: Rect? = isRoot ? nil : slots[c].reach
+        let clip: Rect? = isRoot ? nil : reach(c)
         if !isRoot && clip == nil { return nil }
         var v = BestTargets(slots: slots, frames: index.frame, s: CanonRect(source, dir), direction: dir,
                             focused: input.focused ?? -1, container: c, isRoot: isRoot)
@@ -131,7 +131,7 @@ extension SceneStore {
                 if slots[x].candidate { v.visit(x) }
             }
         case .spatialIndex:
-            if let clip = slots[winner].reach {
+            if let clip = reach(winner) {
                 index.scan(direction: input.direction, source: input.source, beamOnly: false, clip: clip, visitor: &v)
             }
         }

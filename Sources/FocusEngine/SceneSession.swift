@@ -233,7 +233,7 @@ public struct SceneSession: Sendable {
         if let f, let r = store.frame(f) {
             source = r
         } else {
-            let r = store.frame(store.root) ?? store.slots[store.root].candUnion ?? Rect(x: 0, y: 0, width: 0, height: 0)
+            let r = store.frame(store.root) ?? store.candUnion(store.root) ?? Rect(x: 0, y: 0, width: 0, height: 0)
             source = direction == .right || direction == .down
                 ? Rect(x: r.minX, y: r.minY, width: 0, height: 0) : Rect(x: r.maxX, y: r.maxY, width: 0, height: 0)
         }

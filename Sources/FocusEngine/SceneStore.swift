@@ -9,7 +9,17 @@ final class NodeBox: Sendable {
     init(_ node: Node) { self.node = node }
 }
 
-/// One node of the flattened tree, packed (about 150 bytes): 32-bit indices, optional rectangles
+/// Subtree aggregates of a node with children; a leaf's are derived from its frame, so the 10,000
+/// leaves of a grid store none (64 bytes a node less than keeping them in every slot).
+struct Aggregate: Sendable, Equatable {
+    /// The union of the non-empty frames in the subtree (own included): a frameless section's frame.
+    var union: Rect?
+    /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
+    /// may be larger than needed after removals, which only costs search time.
+    var reach: Rect?
+}
+
+/// One node of the flattened tree, packed (about 90 bytes): 32-bit indices, the optional frame
 /// as a rectangle plus a bit, flags in one word, and the node's own fields kept in a `NodeBox`
 /// only when it has any beyond `id`, `frame` and `focusable` (a plain leaf costs no allocation).
 struct Slot: Sendable {
@@ -22,8 +32,6 @@ struct Slot: Sendable {
     private var depth32: Int32
     private var candCount32: Int32
     private var frameRect: Rect
-    private var unionRect: Rect
-    private var reachRect: Rect
     private var bits: UInt32
 
     init(id: String, node: Node, parent: Int, depth: Int, disabled: Bool, candidate: Bool, hadChildren: Bool) {
@@ -41,8 +49,6 @@ struct Slot: Sendable {
         candCount32 = 0
         let zero = Rect(x: 0, y: 0, width: 0, height: 0)
         frameRect = node.frame ?? zero
-        unionRect = zero
-        reachRect = zero
         bits = 0
         alive = true
         self.disabled = disabled
@@ -85,23 +91,16 @@ struct Slot: Sendable {
     var frame: Rect? {
         @inline(__always) get { bit(Self.hasFrameBit) ? frameRect : nil }
     }
-    /// The union of the non-empty frames in the subtree (own included): a frameless section's frame.
-    var candUnion: Rect? {
-        @inline(__always) get { bit(Self.hasUnionBit) ? unionRect : nil }
-        set { set(Self.hasUnionBit, newValue != nil); if let newValue { unionRect = newValue } }
-    }
-    /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
-    /// may be larger than needed after removals, which only costs search time.
-    var reach: Rect? {
-        @inline(__always) get { bit(Self.hasReachBit) ? reachRect : nil }
-        set { set(Self.hasReachBit, newValue != nil); if let newValue { reachRect = newValue } }
+    /// The aggregates of a node without children: its own frame when not empty.
+    var leafAggregate: Aggregate {
+        let own = frame.flatMap { $0.isEmpty ? nil : $0 }
+        return Aggregate(union: own, reach: own)
     }
 
     private static let aliveBit: UInt32 = 1 << 0, disabledBit: UInt32 = 1 << 1, candidateBit: UInt32 = 1 << 2
     private static let hadChildrenBit: UInt32 = 1 << 3, sectionBit: UInt32 = 1 << 4, modalBit: UInt32 = 1 << 5
     private static let userDefaultBit: UInt32 = 1 << 6, hasNextBit: UInt32 = 1 << 7, remembersBit: UInt32 = 1 << 8
     private static let wrapsBit: UInt32 = 1 << 9, hasValuesBit: UInt32 = 1 << 10, hasFrameBit: UInt32 = 1 << 11
-    private static let hasUnionBit: UInt32 = 1 << 12, hasReachBit: UInt32 = 1 << 13
     private static let focusableGivenBit: UInt32 = 1 << 14, focusableBit: UInt32 = 1 << 15
 
     @inline(__always) private func bit(_ b: UInt32) -> Bool { bits & b != 0 }
@@ -186,6 +185,9 @@ struct SceneStore: Sendable {
     var limits: Limits
 
     var slots: [Slot] = []
+    /// Aggregates of the slots that have children (see ``Aggregate``); kept in step by
+    /// ``setAggregate(_:_:)``, read with ``aggregate(_:)``.
+    private var aggregates: [Int: Aggregate] = [:]
     var free: [Int] = []
     var idToSlot: [String: Int] = [:]
     var root = 0
@@ -272,6 +274,18 @@ struct SceneStore: Sendable {
     @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
     @inline(__always) func isCandidate(_ slot: Int) -> Bool { slots[slot].alive && slots[slot].candidate }
     @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].frame }
+
+    /// The subtree aggregates of `slot`: stored for a node with children, else its own frame.
+    @inline(__always) func aggregate(_ slot: Int) -> Aggregate {
+        slots[slot].children.isEmpty ? slots[slot].leafAggregate : aggregates[slot] ?? slots[slot].leafAggregate
+    }
+    @inline(__always) func candUnion(_ slot: Int) -> Rect? { aggregate(slot).union }
+    @inline(__always) func reach(_ slot: Int) -> Rect? { aggregate(slot).reach }
+
+    /// Stores `slot`'s aggregates when it has children; a leaf's are derived, so nothing is kept.
+    mutating func setAggregate(_ slot: Int, _ value: Aggregate) {
+        aggregates[slot] = slots[slot].children.isEmpty ? nil : value
+    }
 
     /// True when `a` is `c` or lies inside it.
     func isInside(_ a: Int, _ c: Int) -> Bool { Self.isInside(slots, a, c) }
@@ -360,24 +374,25 @@ struct SceneStore: Sendable {
             var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
             for c in slots[slot].children {
                 count += slots[c].candCount
-                if let u = slots[c].candUnion { union = union.map { $0.union(u) } ?? u }
+                if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
             }
             slots[slot].candCount = count
-            slots[slot].candUnion = union
             var reach = union
             if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
-            for c in slots[slot].children { if let r = slots[c].reach { reach = reach.map { $0.union(r) } ?? r } }
-            slots[slot].reach = reach
+            for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
+            setAggregate(slot, Aggregate(union: union, reach: reach))
             refreshTarget(slot)
         }
         // Ancestors grow.
-        let added = slots[created[0]].candCount, addedUnion = slots[created[0]].candUnion
-        let addedReach = slots[created[0]].reach
+        let added = slots[created[0]].candCount, addedUnion = candUnion(created[0])
+        let addedReach = reach(created[0])
         var a = parent
         while a >= 0 {
             slots[a].candCount += added
-            if let u = addedUnion { slots[a].candUnion = slots[a].candUnion.map { $0.union(u) } ?? u }
-            if let u = addedReach { slots[a].reach = slots[a].reach.map { $0.union(u) } ?? u }
+            var grown = aggregate(a)
+            if let u = addedUnion { grown.union = grown.union.map { $0.union(u) } ?? u }
+            if let u = addedReach { grown.reach = grown.reach.map { $0.union(u) } ?? u }
+            setAggregate(a, grown)
             if isSection(a) { refreshTarget(a) }
             a = slots[a].parent
         }
@@ -461,7 +476,7 @@ struct SceneStore: Sendable {
     @discardableResult
     mutating func removeSubtree(_ top: Int) -> [String] {
         let parent = slots[top].parent
-        let lost = slots[top].candCount, lostUnion = slots[top].candUnion
+        let lost = slots[top].candCount, lostUnion = candUnion(top)
         var removed: [String] = []
         var stack = [top]
         var staleFirst: (Set<String>, Set<String>) = ([], [])
@@ -476,6 +491,7 @@ struct SceneStore: Sendable {
             slots[s].alive = false
             slots[s].candidate = false
             slots[s].children = []
+            aggregates[s] = nil
             slots[s].box = nil
             free.append(s)
             nodeCount -= 1
@@ -484,20 +500,21 @@ struct SceneStore: Sendable {
             let k = slots[top].indexInParent
             slots[parent].children.remove(at: k)
             for i in k..<slots[parent].children.count { slots[slots[parent].children[i]].indexInParent = i }
+            if slots[parent].children.isEmpty { aggregates[parent] = nil }
         }
         var a = parent
         var unionMayShrink = lostUnion != nil
         while a >= 0 {
             slots[a].candCount -= lost
-            if unionMayShrink, let old = slots[a].candUnion, let u = lostUnion {
+            if unionMayShrink, let old = candUnion(a), let u = lostUnion {
                 if u.minX > old.minX && u.minY > old.minY && u.maxX < old.maxX && u.maxY < old.maxY {
                     unionMayShrink = false
                 } else {
                     var union: Rect? = frame(a).flatMap { $0.isEmpty ? nil : $0 }
                     for c in slots[a].children {
-                        if let cu = slots[c].candUnion { union = union.map { $0.union(cu) } ?? cu }
+                        if let cu = candUnion(c) { union = union.map { $0.union(cu) } ?? cu }
                     }
-                    slots[a].candUnion = union
+                    setAggregate(a, Aggregate(union: union, reach: reach(a)))
                 }
             }
             if isSection(a) { refreshTarget(a) }
@@ -519,7 +536,7 @@ struct SceneStore: Sendable {
         if s.candidate { return frame(slot) }
         guard isSection(slot), s.candCount > 0 else { return nil }
         if let f = frame(slot), !f.isEmpty { return f }
-        guard let u = s.candUnion, !u.isEmpty else { return nil }
+        guard let u = candUnion(slot), !u.isEmpty else { return nil }
         return u
     }
 
