@@ -307,9 +307,9 @@ func latencyBenchmark() throws {
 
 // MARK: (b) Resident memory with a 10,000-node scene and 8 monitors
 
-func memoryBenchmark() throws {
-    print("(b) daemon resident memory (VmRSS), release focusd --no-devices")
-    let daemon = try Daemon(["--no-devices"])
+func memoryBenchmark(label: String = "--no-devices", extra: [String] = ["--no-devices"], detail: Bool = memoryDetail) throws {
+    print("(b) daemon resident memory (VmRSS), release focusd \(label)")
+    let daemon = try Daemon(extra)
     defer { daemon.stop() }
     usleep(200_000)
     func mib(_ kib: Int) -> String { String(format: "%5.1f MiB", Double(kib) / 1024) }
@@ -335,7 +335,7 @@ func memoryBenchmark() throws {
     let loaded = daemon.memory()
     line("10,000-node scene, 8 monitors, 200 moves:", loaded)
     print("    goal: VmRSS ≤ 16 MiB                             \(verdict(loaded.resident <= 16 * 1024))")
-    if memoryDetail { printMappings(pid: daemon.pid) }
+    if detail { printMappings(pid: daemon.pid) }
     _ = monitors
 }
 
@@ -415,8 +415,9 @@ func idleBenchmark(label: String, extra: [String]) throws {
 
 print("ServiceBench — \(focusdPath)")
 try latencyBenchmark()
-try memoryBenchmark()
-try idleBenchmark(label: "--no-devices", extra: ["--no-devices"])
 let emptyInput = makeTemporaryDirectory()
+try memoryBenchmark()
+try memoryBenchmark(label: "reading devices (an empty --input-directory)", extra: ["--input-directory", emptyInput], detail: false)
+try idleBenchmark(label: "--no-devices", extra: ["--no-devices"])
 try idleBenchmark(label: "devices on an empty --input-directory", extra: ["--input-directory", emptyInput])
 try? FileManager.default.removeItem(atPath: emptyInput)
