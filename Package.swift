@@ -47,7 +47,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // What focusd and focusctl both read: scene files, decoded as the socket decodes scenes.
+        // What focusd and focusctl share: scene files (decoded as the socket decodes scenes) and
+        // the wire form of io.focusd.Input devices.
         .target(name: "FocusWire", dependencies: ["FocusEngine", "Varlink"]),
         .target(
             name: "FocusService",

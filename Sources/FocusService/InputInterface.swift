@@ -1,3 +1,4 @@
+import FocusWire
 import InputDevices
 import InputMapping
 import Varlink
@@ -12,41 +13,6 @@ final class InputInterface {
 
     init(router: InputRouter) {
         self.router = router
-    }
-
-    /// `Device` of io.focusd.Input.
-    struct WireDevice: Encodable {
-        var id: String
-        var name: String
-        var node: String
-        var `class`: String
-        var bus: Int
-        var vendor: Int
-        var product: Int
-        var version: Int
-        var phys: String?
-        var uniq: String?
-        var backend: String
-        var grabbed: Bool
-        var profile: String?
-        var problem: String?
-
-        init(_ info: DeviceInfo) {
-            id = info.id
-            name = info.name
-            node = info.node
-            `class` = info.deviceClass.rawValue
-            bus = info.bus
-            vendor = info.vendor
-            product = info.product
-            version = info.version
-            phys = info.phys
-            uniq = info.uniq
-            backend = info.backend.rawValue
-            grabbed = info.grabbed
-            profile = info.profile
-            problem = info.problem
-        }
     }
 
     /// `Command` of io.focusd.Input.
@@ -73,8 +39,8 @@ final class InputInterface {
     func handle(_ context: VarlinkCallContext) throws(VarlinkError) {
         switch context.method {
         case "ListDevices":
-            struct Reply: Encodable { var devices: [WireDevice] }
-            try encodeReply(context, Reply(devices: router.deviceList.map(WireDevice.init)))
+            struct Reply: Encodable { var devices: [InputDevice] }
+            try encodeReply(context, Reply(devices: router.deviceList.map(InputDevice.init)))
         case "Monitor":
             try monitor(context)
         case "ReloadConfig":
@@ -89,13 +55,13 @@ final class InputInterface {
     /// coalescible here: a bench wants every command; a client that stops reading is cut off.
     private func monitor(_ context: VarlinkCallContext) throws(VarlinkError) {
         let stream = try context.stream()
-        struct Devices: Encodable { var devices: [WireDevice] }
-        struct Added: Encodable { var added: WireDevice }
+        struct Devices: Encodable { var devices: [InputDevice] }
+        struct Added: Encodable { var added: InputDevice }
         struct Command: Encodable { var command: WireCommand }
-        _ = try? stream.send(encoding: Devices(devices: router.deviceList.map(WireDevice.init)))
+        _ = try? stream.send(encoding: Devices(devices: router.deviceList.map(InputDevice.init)))
         let id = router.addObserver { notice in
             switch notice {
-            case .added(let info): _ = try? stream.send(encoding: Added(added: WireDevice(info)))
+            case .added(let info): _ = try? stream.send(encoding: Added(added: InputDevice(info)))
             case .removed(let id): stream.send(["removed": .string(id)])
             case .command(let device, let command):
                 _ = try? stream.send(encoding: Command(command: WireCommand(device: device, command)))
@@ -106,5 +72,15 @@ final class InputInterface {
 
     private func encodeReply(_ context: VarlinkCallContext, _ value: some Encodable) throws(VarlinkError) {
         do { try context.reply(encoding: value) } catch { throw .invalidParameter("parameters") }
+    }
+}
+
+extension InputDevice {
+    /// The wire form of what the input loop knows about a device.
+    init(_ info: DeviceInfo) {
+        self.init(
+            id: info.id, name: info.name, node: info.node, class: info.deviceClass.rawValue, bus: info.bus,
+            vendor: info.vendor, product: info.product, version: info.version, phys: info.phys, uniq: info.uniq,
+            backend: info.backend.rawValue, grabbed: info.grabbed, profile: info.profile, problem: info.problem)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusEngine
+import FocusWire
 import Varlink
 
 /// `focusctl state`: the focus state of a scene.
@@ -49,21 +50,9 @@ struct DevicesCommand: ClientCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    /// The fields of io.focusd.Input's Device that the short listing shows.
-    struct Device: Decodable {
-        var id: String
-        var name: String
-        var node: String
-        var `class`: String
-        var backend: String
-        var grabbed: Bool
-        var profile: String?
-        var problem: String?
-    }
-
     func execute(_ output: Output) throws {
         let reply = try call("io.focusd.Input.ListDevices")
-        let devices = try reply.member("devices", as: [Device].self)
+        let devices = try reply.member("devices", as: [InputDevice].self)
         output.reply(reply) {
             if devices.isEmpty { return ["(no devices)"] }
             return devices.map { device in
