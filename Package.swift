@@ -87,7 +87,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ServiceBench",
-            dependencies: ["Varlink", "FocusEngine"],
+            dependencies: ["Varlink", "FocusEngine", "FocusWire"],
             path: "Benchmarks/ServiceBench"
         ),
         // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.

@@ -12,6 +12,7 @@
 // (c) CPU wake-ups (context switches of all its threads) of an idle daemon with clients connected,
 //     over 10 s, without devices and with devices on an empty input directory.
 // Prints figures and PASS/FAIL next to each goal; asserts nothing.
+import FocusWire
 import Foundation
 import Synchronization
 import Varlink
@@ -341,19 +342,8 @@ func memoryBenchmark(label: String = "--no-devices", extra: [String] = ["--no-de
 
 /// Resident KiB per mapped file (anonymous mappings together), largest first, from /proc/<pid>/smaps.
 func printMappings(pid: Int32) {
-    // /proc files have no size; read to the end (String(contentsOfFile:) stops at the first page).
-    var bytes: [UInt8] = []
-    let fd = open("/proc/\(pid)/smaps", O_RDONLY)
-    if fd >= 0 {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        close(fd)
-    }
-    let text = String(decoding: bytes, as: UTF8.self)
+    // /proc files have no size; readFile reads to the end (String(contentsOfFile:) stops at the first page).
+    let text = String(decoding: (try? readFile("/proc/\(pid)/smaps", limit: 64 << 20)) ?? [], as: UTF8.self)
     var totals: [String: (rss: Int, anonymous: Int)] = [:]
     var current = "?"
     for line in text.split(separator: "\n") {

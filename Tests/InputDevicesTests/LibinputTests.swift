@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 import Testing
 
 @testable import InputDevices
@@ -9,22 +9,13 @@ struct LibinputTests {
     func loadsOnFirstUse() throws {
         let context = try LibinputContext()
         #expect(context.fd >= 0)
-        #expect(Self.mappedFiles().contains { $0.contains("/libinput.so") })
+        #expect(try Self.mappedFiles().contains { $0.contains("/libinput.so") })
     }
 
     /// The files mapped into this process (/proc/self/maps, read to its end).
-    static func mappedFiles() -> [String] {
-        let fd = open("/proc/self/maps", O_RDONLY)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count <= 0 { break }
-            bytes += chunk[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+    static func mappedFiles() throws -> [String] {
+        let maps = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd() ?? Data()
+        return String(decoding: maps, as: UTF8.self).split(separator: "\n").compactMap { line in
             line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first.map(String.init)
         }
     }
