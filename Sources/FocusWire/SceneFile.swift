@@ -27,7 +27,7 @@ public enum SceneFile {
     }
 
     /// Decodes a scene from JSON text (a Scene, or an object with a `scene` member).
-    public static func decode(_ bytes: [UInt8], source: String) throws(LoadError) -> Scene {
+    static func decode(_ bytes: [UInt8], source: String) throws(LoadError) -> Scene {
         let document: JSONValue
         do {
             document = try JSONValue.parse(bytes)
@@ -51,7 +51,7 @@ public enum SceneFile {
     }
 
     /// A decoding error in words: what was wrong and at which field path.
-    public static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         func path(_ keys: [any CodingKey]) -> String {
             let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()

@@ -24,7 +24,7 @@ public struct JSONTextEncoder: Sendable {
 /// The output and the stack of containers (and value slots) still open.
 final class JSONTextWriter {
     struct Open {
-        /// Bytes that close it: `}` or `]`, empty for a slot.
+        /// The byte that closes it: `}` or `]`; nil for a slot.
         var close: UInt8?
         /// A container: it has an element (the next one needs a comma). A slot: it has its value.
         var filled: Bool
@@ -55,7 +55,8 @@ final class JSONTextWriter {
         return nextID
     }
 
-    private func pushSlot() -> Int { push((nil, false)) }
+    /// A slot for one value: the root, a member's or element's value, a super encoder.
+    func pushSlot() -> Int { push((nil, false)) }
 
     /// Closes every entry above the first `depth` ones; a slot left without a value becomes `{}`
     /// (what an `Encodable` that encodes nothing into a nested encoder means).
@@ -122,9 +123,6 @@ final class JSONTextWriter {
         output.append(close == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "["))
         return push((close, false))
     }
-
-    /// A slot for the value of an element just begun (a super encoder).
-    func openSlot() -> Int { pushSlot() }
 
     // MARK: Values
 
@@ -283,7 +281,7 @@ struct JSONTextKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let slot = (try? writer.beginMember(key, of: id, codingPath: codingPath)).map { writer.openSlot() }
+        let slot = (try? writer.beginMember(key, of: id, codingPath: codingPath)).map { writer.pushSlot() }
         return JSONTextSlotEncoder(writer: writer, slot: slot ?? 0, codingPath: codingPath + [key])
     }
 }
@@ -346,7 +344,7 @@ struct JSONTextUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func superEncoder() -> any Encoder {
         let path = elementPath
-        let slot = (try? writer.beginElement(of: id, codingPath: codingPath)).map { _ in writer.openSlot() }
+        let slot = (try? writer.beginElement(of: id, codingPath: codingPath)).map { _ in writer.pushSlot() }
         count += 1
         return JSONTextSlotEncoder(writer: writer, slot: slot ?? 0, codingPath: path)
     }
