@@ -31,6 +31,30 @@ type DefaultFocus (
   priority: ?(automatic, userInitiated)
 )
 
+# A scroll container; the node's frame is the viewport, its descendants' frames are in content
+# coordinates (focus.md §12).
+type Scroll (
+  axis: (horizontal, vertical, both),
+  contentWidth: float,
+  contentHeight: float,
+  offsetX: ?float,
+  offsetY: ?float,
+  policy: ?(visible, center, leading),
+  margin: ?float
+)
+
+# A lazy collection: `count` slots; built items are children carrying `index` (focus.md §12).
+type Collection (
+  count: int,
+  layout: (row, column, grid),
+  itemWidth: float,
+  itemHeight: float,
+  spacing: ?float,
+  columns: ?int
+)
+
+type ScrollOffset (node: string, offsetX: float, offsetY: float)
+
 type Node (
   id: string,
   frame: ?Rect,
@@ -53,6 +77,9 @@ type Node (
   # Explicit targets: key is a Direction name, value a node id; "" blocks that move.
   next: ?[string]string,
   modal: ?bool,
+  scroll: ?Scroll,
+  collection: ?Collection,
+  index: ?int,
   children: ?[]Node
 )
 
@@ -70,7 +97,7 @@ type Scene (
 type NodePatch (parent: string, index: ?int, node: Node)
 
 type Cause (
-  kind: (directional, sequential, crown, programmatic, binding, defaultFocus, reset, removed, search),
+  kind: (directional, sequential, crown, programmatic, binding, defaultFocus, reset, removed, search, materialized, virtualized),
   direction: ?Direction,
   # Device id from io.focusd.Input, when a device caused it.
   device: ?string
@@ -89,13 +116,15 @@ type FocusState (
   focusEffectEnabled: bool,
   accessibilityFocused: ?string,
   accessibilityBindings: []BindingState,
+  # The offset of every scroll container of the scene, in tree order.
+  scroll: []ScrollOffset,
   # Bumped once by every call or device command that changes anything in this state.
   revision: int
 )
 
 # Every event of a call is queued to monitors before the call's reply is sent.
 type Event (
-  kind: (focus, blocked, activate, edit, command, bindings, values, scene),
+  kind: (focus, blocked, activate, edit, command, bindings, values, scene, scroll, materialize),
   scene: string,
   # The revision after the change (blocked, activate, edit, command: the current one).
   revision: int,
@@ -113,7 +142,12 @@ type Event (
   device: ?string,
   # bindings: the bindings whose read value changed; values: the new focusedValues.
   bindings: ?[]BindingState,
-  values: ?[string]string
+  values: ?[string]string,
+  # scroll: the container and its new offset; materialize: the collection and the index to build.
+  node: ?string,
+  offsetX: ?float,
+  offsetY: ?float,
+  index: ?int
 )
 
 type Problem (
@@ -157,6 +191,10 @@ method ResetFocus(scope: ?string, scene: ?string) -> (state: FocusState)
 # the engine acted on it (moved, activated, edited, focused the search field); otherwise it is
 # published as a `command` event.
 method Send(command: string, detents: ?int, scene: ?string) -> (consumed: bool, state: FocusState)
+
+# Scroll a scroll container (a touch scroll, a page key in the UI): clamped to its range; focus
+# does not move. A node that is not a scroll container: NoSuchNode.
+method ScrollTo(node: string, offsetX: float, offsetY: float, scene: ?string) -> (state: FocusState)
 
 # Stream: with `more`, the first reply carries the state, later replies one event each.
 # Without `more`: org.varlink.service.ExpectedMore.
@@ -202,6 +240,8 @@ type Device (
   grabbed: bool,
   # Name of the config profile that matched, if any.
   profile: ?string,
+  # The facts that decided the class and the grab, in words (input.md §2 and §9).
+  reasons: ?[]string,
   # Why the device is attached but unused (permission denied, ignored by config, ...).
   problem: ?string
 )

@@ -81,6 +81,7 @@ extension InputDevice {
         self.init(
             id: info.id, name: info.name, node: info.node, class: info.deviceClass.rawValue, bus: info.bus,
             vendor: info.vendor, product: info.product, version: info.version, phys: info.phys, uniq: info.uniq,
-            backend: info.backend.rawValue, grabbed: info.grabbed, profile: info.profile, problem: info.problem)
+            backend: info.backend.rawValue, grabbed: info.grabbed, profile: info.profile, problem: info.problem,
+            reasons: info.reasons.isEmpty ? nil : info.reasons)
     }
 }

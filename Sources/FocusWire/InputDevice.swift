@@ -14,10 +14,13 @@ public struct InputDevice: Codable, Hashable, Sendable {
     public var grabbed: Bool
     public var profile: String?
     public var problem: String?
+    /// The facts that decided the class and the grab, in words (input.md §2 and §9).
+    public var reasons: [String]?
 
     public init(
         id: String, name: String, node: String, class: String, bus: Int, vendor: Int, product: Int, version: Int,
-        phys: String?, uniq: String?, backend: String, grabbed: Bool, profile: String?, problem: String?
+        phys: String?, uniq: String?, backend: String, grabbed: Bool, profile: String?, problem: String?,
+        reasons: [String]? = nil
     ) {
         self.id = id
         self.name = name
@@ -33,5 +36,6 @@ public struct InputDevice: Codable, Hashable, Sendable {
         self.grabbed = grabbed
         self.profile = profile
         self.problem = problem
+        self.reasons = reasons
     }
 }

@@ -15,6 +15,8 @@ public struct DeviceInfo: Hashable, Sendable {
     public var profile: String?
     /// Why the device is attached but unused (permission denied, ignored, not an input device...).
     public var problem: String?
+    /// The facts that decided the class and the grab, in words (input.md §2 and §9).
+    public var reasons: [String] = []
 
     public var name: String { identity.name }
     public var node: String { identity.node }

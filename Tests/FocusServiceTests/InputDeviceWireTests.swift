@@ -30,9 +30,10 @@ struct InputDeviceWireTests {
         info.identity.phys = "usb-0000:00:14.0-1/input0"
         info.identity.uniq = "A1"
         info.problem = "ignored by config"
+        info.reasons = ["REL_DIAL and one button: a knob"]
         let device = InputDevice(info)
         let wire = try JSONValue.parse(JSONTextEncoder().encode(device))
-        #expect(Self.contractFields.count == 14)
+        #expect(Self.contractFields.count == 15)
         #expect(Set(wire.objectValue?.keys ?? [:].keys) == Set(Self.contractFields))
         #expect(wire["class"] == "rotary")
         #expect(wire["backend"] == "libevdev")
