@@ -110,6 +110,13 @@ public struct SceneSession: Sendable {
     /// The current revision (bumped once by every call that changes the state).
     public var revision: Int { currentRevision }
 
+    /// The limits that later replacements and updates of this scene are checked against (a
+    /// config reload changes them; the scene as installed stays, even when it exceeds them).
+    public var limits: Limits {
+        get { store.limits }
+        set { store.limits = newValue }
+    }
+
     /// The state as `FocusState`; `active` is the service's to say.
     public func state(active: Bool) -> FocusState {
         let f = slot(.main), a = slot(.accessibility)
@@ -121,6 +128,14 @@ public struct SceneSession: Sendable {
             focusEffectEnabled: effectEnabled(f),
             accessibilityFocused: a11yId, accessibilityBindings: orderedReads(.accessibility, focus: a),
             revision: currentRevision)
+    }
+
+    /// A warning for every ambiguous binding of the scene as it stands (a new scene's `SetScene`
+    /// reply carries them, as a replacement's does), sorted.
+    public func ambiguityWarnings() -> [String] {
+        store.bindings.pairs.compactMap { pair, set in
+            set.count > 1 ? ambiguity(name: pair.name, value: pair.value, store.sortedInTreeOrder(set)) : nil
+        }.sorted()
     }
 
     /// The `role` of the node holding main focus, if any (typing keys are unmapped for search/text).
@@ -152,7 +167,10 @@ public struct SceneSession: Sendable {
     public mutating func update(upsert: [NodePatch], remove: [String]) throws(FocusError) -> Outcome {
         // Applied in place (no copy of the scene) with an undo log, so a failing patch restores
         // exactly the tree as it was; a single-node update costs O(size of the change × depth).
-        enum Undo { case inserted(String); case removed(Node, parent: String, index: Int) }
+        // An insert logs whether its parent had `children` at all, since undoing a later removal
+        // of that parent brings it back with the inserted child, and only this restores
+        // `children` absent rather than `[]`.
+        enum Undo { case inserted(String, parent: String, parentHadChildren: Bool); case removed(Node, parent: String, index: Int) }
         let before = snapshot()
         var log: [Undo] = []
         do throws(FocusError) {
@@ -178,8 +196,9 @@ public struct SceneSession: Sendable {
                     parent = store.idToSlot[p.parent]!
                 }
                 try store.validateInsert(p.node, parent: parent)
+                let parentHadChildren = store.slots[parent].hadChildren
                 try store.insertSubtree(p.node, parent: parent, at: position ?? store.slots[parent].children.count)
-                log.append(.inserted(p.node.id))
+                log.append(.inserted(p.node.id, parent: p.parent, parentHadChildren: parentHadChildren))
                 var stack = [p.node]
                 while let n = stack.popLast() {
                     check += (n.next ?? [:]).values.filter { !$0.isEmpty }
@@ -197,7 +216,9 @@ public struct SceneSession: Sendable {
         } catch {
             for u in log.reversed() {
                 switch u {
-                case .inserted(let id): store.removeSubtree(store.idToSlot[id]!)
+                case .inserted(let id, let parent, let parentHadChildren):
+                    store.removeSubtree(store.idToSlot[id]!)
+                    if let p = store.idToSlot[parent] { store.slots[p].hadChildren = parentHadChildren }
                 case .removed(let node, let parent, let index): _ = try? store.insertSubtree(node, parent: store.idToSlot[parent]!, at: index)
                 }
             }

@@ -248,9 +248,12 @@ struct SceneStore: Sendable {
     static func validateOwnFields(_ node: Node) throws(FocusError) {
         if node.id.isEmpty { throw .invalidScene(reason: "a node has an empty id", node: nil) }
         if let f = node.frame {
+            // Coordinates may be negative (a rail scrolled left, a root not at 0,0); sizes may not.
             for (label, v) in [("x", f.x), ("y", f.y), ("width", f.width), ("height", f.height)] {
                 if !v.isFinite { throw .invalidScene(reason: "frame \(label) is not finite", node: node.id) }
-                if v < 0 { throw .invalidScene(reason: "frame \(label) is negative", node: node.id) }
+            }
+            for (label, v) in [("width", f.width), ("height", f.height)] where v < 0 {
+                throw .invalidScene(reason: "frame \(label) is negative", node: node.id)
             }
         }
         for key in (node.next ?? [:]).keys.sorted() where Direction(rawValue: key) == nil {

@@ -36,6 +36,9 @@ struct RandomLayout: Sendable, CustomStringConvertible {
 
     var family: String
     var root: Group
+    /// Added to every frame (the root's too): layouts are drawn around the origin as well as in
+    /// the positive quadrant, since frames may have negative and mixed-sign coordinates.
+    var origin: (x: Int, y: Int) = (0, 0)
 
     /// The scene under `policy`; ids are `g…` for groups and `n…` for tiles, in tree order.
     func scene(policy: SearchPolicy) -> Scene {
@@ -45,7 +48,8 @@ struct RandomLayout: Sendable, CustomStringConvertible {
                 defer { next += 1 }
                 return Node(
                     id: "n\(next)",
-                    frame: Rect(x: Double(tile.x), y: Double(tile.y), width: Double(tile.width), height: Double(tile.height)),
+                    frame: Rect(x: Double(tile.x + origin.x), y: Double(tile.y + origin.y),
+                                width: Double(tile.width), height: Double(tile.height)),
                     focusable: tile.focusable, disabled: tile.disabled ? true : nil)
             }
             for (index, inner) in group.groups.enumerated() {
@@ -58,7 +62,7 @@ struct RandomLayout: Sendable, CustomStringConvertible {
         }
         var root = build(root, id: "g")
         root.id = "root"
-        root.frame = Rect(x: 0, y: 0, width: 1000, height: 1000)
+        root.frame = Rect(x: Double(origin.x), y: Double(origin.y), width: 1000, height: 1000)
         return Scene(name: "differential", root: root, policy: policy)
     }
 
@@ -81,7 +85,7 @@ struct RandomLayout: Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        var lines = ["\(family) layout:"]
+        var lines = ["\(family) layout" + (origin == (0, 0) ? ":" : " moved by (\(origin.x), \(origin.y)):")]
         var next = 0
         func walk(_ group: Group, id: String, depth: Int) {
             let pad = String(repeating: "  ", count: depth)
@@ -193,6 +197,19 @@ enum LayoutGen {
         .array(of: 1...4)
 }
 
+extension LayoutGen {
+    /// Each layout drawn in the positive quadrant, moved around the origin (mixed-sign frames), or
+    /// moved wholly to negative coordinates.
+    static let placement = Gen.int(in: 0...2).map { [(0, 0), (-250, -330), (-1200, -1010)][$0] }
+}
+
+/// `layout` moved to `origin`.
+func placed(_ layout: RandomLayout, _ origin: (x: Int, y: Int)) -> RandomLayout {
+    var moved = layout
+    moved.origin = origin
+    return moved
+}
+
 // MARK: - The comparison
 
 /// Empties every container of `session`'s scene with one `update` and refills it child by child,
@@ -264,36 +281,36 @@ func compareStrategies(_ layout: RandomLayout, _ scripts: [MoveScript], churned:
 struct DifferentialTests {
     @Test("uniform grids: the spatial index and brute force choose the same node for every move")
     func uniformGrids() async {
-        await propertyCheck(count: 200, input: LayoutGen.grid, LayoutGen.scripts) { layout, scripts in
-            compareStrategies(layout, scripts)
+        await propertyCheck(count: 200, input: LayoutGen.grid, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
+            compareStrategies(placed(layout, origin), scripts)
         }
     }
 
     @Test("ragged rows of shelves: the spatial index and brute force choose the same node for every move")
     func raggedRows() async {
-        await propertyCheck(count: 400, input: LayoutGen.ragged, LayoutGen.scripts) { layout, scripts in
-            compareStrategies(layout, scripts)
+        await propertyCheck(count: 400, input: LayoutGen.ragged, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
+            compareStrategies(placed(layout, origin), scripts)
         }
     }
 
     @Test("random overlapping rectangles: the spatial index and brute force choose the same node for every move")
     func overlappingRectangles() async {
-        await propertyCheck(count: 800, input: LayoutGen.overlapping, LayoutGen.scripts) { layout, scripts in
-            compareStrategies(layout, scripts)
+        await propertyCheck(count: 800, input: LayoutGen.overlapping, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
+            compareStrategies(placed(layout, origin), scripts)
         }
     }
 
     @Test("nested sections with memory, wrap and modality: the spatial index and brute force agree")
     func nestedSections() async {
-        await propertyCheck(count: 800, input: LayoutGen.nested, LayoutGen.scripts) { layout, scripts in
-            compareStrategies(layout, scripts)
+        await propertyCheck(count: 800, input: LayoutGen.nested, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
+            compareStrategies(placed(layout, origin), scripts)
         }
     }
 
     @Test("nested sections emptied and refilled through UpdateScene: the index still agrees with a scene built whole")
     func churnedSections() async {
-        await propertyCheck(count: 300, input: LayoutGen.nested, LayoutGen.scripts) { layout, scripts in
-            compareStrategies(layout, scripts, churned: true)
+        await propertyCheck(count: 300, input: LayoutGen.nested, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
+            compareStrategies(placed(layout, origin), scripts, churned: true)
         }
     }
 }

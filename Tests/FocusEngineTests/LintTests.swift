@@ -46,4 +46,15 @@ struct LintTests {
             try SceneSession.lint(scene([button("a", 0, 0), button("b", 0, 100)]), limits: Limits(lintMaxCandidates: 1))
         }
     }
+
+    @Test("offscreen is judged against a root with negative coordinates, in every direction")
+    func offscreenAroundOrigin() throws {
+        let p = try Self.kinds([
+            button("inside", -400, -200), button("pastLeft", -520, 0), button("pastTop", 0, -320),
+            button("pastRight", 450, 0), button("straddles", -50, -25),
+        ], root: Rect(x: -500, y: -300, width: 1000, height: 600))
+        let offscreen = Set(p.filter { $0.kind == .offscreen }.map(\.node))
+        #expect(offscreen == ["pastLeft", "pastTop", "pastRight"])
+    }
 }
+

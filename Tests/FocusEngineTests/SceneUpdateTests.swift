@@ -110,7 +110,9 @@ struct SceneUpdateTests {
             #expect(throws: expected) { try SceneSession(scene: scene(children)) }
         }
         reject([button("a", 0, 0), button("a", 0, 100)], .invalidScene(reason: "duplicate id 'a'", node: "a"))
-        reject([button("neg", -1, 0)], .invalidScene(reason: "frame x is negative", node: "neg"))
+        reject([button("neg", 0, 0, -1, 10)], .invalidScene(reason: "frame width is negative", node: "neg"))
+        reject([button("neg", 0, 0, 10, -1)], .invalidScene(reason: "frame height is negative", node: "neg"))
+        reject([button("inf", -.infinity, 0)], .invalidScene(reason: "frame x is not finite", node: "inf"))
         reject([button("nan", 0, 0, .nan)], .invalidScene(reason: "frame width is not finite", node: "nan"))
         reject([button("n", 0, 0, next: ["up": "ghost"])], .invalidScene(reason: "next target 'ghost' does not exist", node: "n"))
         reject([button("n", 0, 0, next: ["sideways": "n"])], .invalidScene(reason: "next has key 'sideways', which is not a direction", node: "n"))
@@ -124,4 +126,46 @@ struct SceneUpdateTests {
             try SceneSession(scene: scene([button("a", 0, 0), button("b", 0, 0), button("c", 0, 0)]), limits: Limits(maxNodes: 3))
         }
     }
+
+    @Test("negative and mixed-sign coordinates are valid frames, and every search moves through them")
+    func negativeCoordinates() throws {
+        // A rail scrolled to the left of a root that itself does not start at 0,0.
+        var s = scene([button("left", -260, -40), button("across", -50, -40), button("right", 160, -40),
+                       button("below", -50, 200)])
+        s.root.frame = Rect(x: -300, y: -100, width: 600, height: 400)
+        var session = try session(s, focus: "left")
+        _ = try session.move(.right)
+        #expect(session.focused() == "across")
+        _ = try session.move(.right)
+        #expect(session.focused() == "right")
+        _ = try session.move(.left)
+        _ = try session.move(.down)
+        #expect(session.focused() == "below")
+        _ = try session.update(upsert: [NodePatch(parent: "root", node: button("far", -5000, -5000))], remove: [])
+        _ = try session.move(.up)
+        #expect(session.focused() == "across")
+        _ = try session.move(.next)
+        #expect(session.focused() == "right")
+    }
+
+    @Test("a failed update leaves no trace: a node that had no children does not come back with children []")
+    func failedUpdateLeavesNoTrace() throws {
+        var s = try session(scene((0..<5).map { button("b\($0)", Double($0) * 120, 0) }), focus: "b1")
+        let original = s.scene, rev = s.revision
+        #expect(original.root.children?[1].children == nil)
+        #expect(throws: FocusError.noSuchNode(id: "b1")) {
+            try s.update(upsert: [NodePatch(parent: "b1", node: button("inner", 130, 10, 10, 10))], remove: ["b1", "b1"])
+        }
+        #expect(s.scene == original)
+        #expect(s.revision == rev && s.focused() == "b1")
+        // The same with the child replaced first, then its parent removed twice.
+        var t = try session(scene([group("g", [button("c", 0, 0)]), button("d", 0, 100)]))
+        let before = t.scene
+        #expect(throws: FocusError.noSuchNode(id: "g")) {
+            try t.update(upsert: [NodePatch(parent: "g", node: button("c", 10, 10)), NodePatch(parent: "g", node: button("e", 0, 60))],
+                         remove: ["g", "g"])
+        }
+        #expect(t.scene == before)
+    }
 }
+

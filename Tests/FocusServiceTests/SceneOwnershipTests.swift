@@ -124,7 +124,7 @@ extension ServiceSocketTests {
             #expect(error?.parameters["node"] == "same")
             let negative = try client.error(
                 calling: "io.focusd.Focus.UpdateScene",
-                ["scene": "v", "upsert": [["parent": "root", "node": ["id": "bad", "frame": TestScenes.frame(-5, 0, 10, 10)]]]])
+                ["scene": "v", "upsert": [["parent": "root", "node": ["id": "bad", "frame": TestScenes.frame(-5, 0, -10, 10)]]]])
             #expect(negative?.name == "io.focusd.Focus.InvalidScene")
             #expect(try client.call("io.focusd.Focus.GetState", ["scene": "v"])["state"] == before)
             let tree = try client.call("io.focusd.Inspect.GetScene", ["scene": "v"])["scene"]
