@@ -76,17 +76,24 @@ extension JSONValue {
     ///
     /// Throws `DecodingError` with the coding path; use ``decodeParameters(_:)`` to get a Varlink
     /// `InvalidParameter` instead.
-    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    ///
+    /// - Parameter strict: reject object members the type does not declare (``UnknownFieldError``),
+    ///   as call parameters are; leave it false to read replies, which may gain fields.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, strict: Bool = false) throws -> T {
         if let value = self as? T { return value }
-        return try T(from: JSONValueDecoder(value: self))
+        return try T(from: JSONValueDecoder(value: self, strict: strict))
     }
 
     /// Decodes call parameters into `T`, mapping failures to `org.varlink.service.InvalidParameter`
     /// naming the offending top-level parameter (a missing field names that field; a bad nested
-    /// value names the parameter that contains it).
+    /// value names the parameter that contains it). Decoding is strict: a member `T` does not
+    /// declare, at any depth, is named by its path (`focusible`, `scene.root.children[0].focusible`),
+    /// as sd-varlink names unknown fields.
     public func decodeParameters<T: Decodable>(_ type: T.Type = T.self) throws(VarlinkError) -> T {
         do {
-            return try decode(T.self)
+            return try decode(T.self, strict: true)
+        } catch let error as UnknownFieldError {
+            throw VarlinkError.invalidParameter(error.path)
         } catch let error as DecodingError {
             throw VarlinkError.invalidParameter(Self.parameterName(of: error))
         } catch {

@@ -2,29 +2,58 @@
 ///
 /// Numbers convert exactly or fail (`Int8` from 300 fails, `Int` from 1.5 fails); a missing key
 /// or a wrong type throws the usual `DecodingError` with its coding path.
+///
+/// `strict`: an object member that the decoded type's coding keys do not name throws
+/// ``UnknownFieldError`` (a typo such as `focusible` must not pass unnoticed). The rule is the
+/// decoder's, not each type's: a field becomes known by being declared in the type. Containers
+/// that accept any key (dictionaries) accept every member.
 struct JSONValueDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
+    let strict: Bool
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(value: JSONValue, codingPath: [any CodingKey] = []) {
+    init(value: JSONValue, codingPath: [any CodingKey] = [], strict: Bool = false) {
         self.value = value
         self.codingPath = codingPath
+        self.strict = strict
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: JSONValue].self, value, codingPath) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+        if strict, let unknown = members.keys.filter({ Key(stringValue: $0) == nil }).min() {
+            throw UnknownFieldError(codingPath: codingPath, field: unknown)
+        }
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath, strict: strict))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([JSONValue].self, value, codingPath) }
-        return UnkeyedContainer(elements: elements, codingPath: codingPath)
+        return UnkeyedContainer(elements: elements, codingPath: codingPath, strict: strict)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleContainer(value: value, codingPath: codingPath)
+        SingleContainer(value: value, codingPath: codingPath, strict: strict)
     }
+}
+
+/// An object member that the type being decoded does not declare (strict decoding).
+public struct UnknownFieldError: Error, CustomStringConvertible {
+    /// Where the object is.
+    public var codingPath: [any CodingKey]
+    /// The member's name.
+    public var field: String
+
+    /// The field's path from the top: `scene.root.children[2].focusible`.
+    public var path: String {
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return text.isEmpty ? field : text + "." + field
+    }
+
+    public var description: String { "unknown field '\(path)'" }
 }
 
 private func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
@@ -53,7 +82,7 @@ private struct IndexKey: CodingKey {
 }
 
 /// Scalar conversions shared by the three containers.
-private func decodeScalar<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [any CodingKey]) throws -> T {
+private func decodeScalar<T: Decodable>(_ type: T.Type, from value: JSONValue, path: [any CodingKey], strict: Bool) throws -> T {
     func integer<I: FixedWidthInteger>(_: I.Type) throws -> I {
         switch value {
         case .integer(let number):
@@ -89,13 +118,14 @@ private func decodeScalar<T: Decodable>(_ type: T.Type, from value: JSONValue, p
     case is UInt32.Type: return try integer(UInt32.self) as! T
     case is UInt64.Type: return try integer(UInt64.self) as! T
     case is JSONValue.Type: return value as! T
-    default: return try T(from: JSONValueDecoder(value: value, codingPath: path))
+    default: return try T(from: JSONValueDecoder(value: value, codingPath: path, strict: strict))
     }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
     let codingPath: [any CodingKey]
+    let strict: Bool
 
     var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
 
@@ -112,34 +142,36 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decodeScalar(type, from: try member(key), path: codingPath + [key])
+        try decodeScalar(type, from: try member(key), path: codingPath + [key], strict: strict)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try JSONValueDecoder(value: try member(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        try JSONValueDecoder(value: try member(key), codingPath: codingPath + [key], strict: strict).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try JSONValueDecoder(value: try member(key), codingPath: codingPath + [key]).unkeyedContainer()
+        try JSONValueDecoder(value: try member(key), codingPath: codingPath + [key], strict: strict).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
-        JSONValueDecoder(value: members["super"] ?? .null, codingPath: codingPath)
+        JSONValueDecoder(value: members["super"] ?? .null, codingPath: codingPath, strict: strict)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        JSONValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        JSONValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key], strict: strict)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let elements: [JSONValue]
     let codingPath: [any CodingKey]
+    let strict: Bool
     var currentIndex = 0
 
-    init(elements: [JSONValue], codingPath: [any CodingKey]) {
+    init(elements: [JSONValue], codingPath: [any CodingKey], strict: Bool) {
         self.elements = elements
         self.codingPath = codingPath
+        self.strict = strict
     }
 
     var count: Int? { elements.count }
@@ -162,32 +194,33 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, path) = try next(type)
-        return try decodeScalar(type, from: value, path: path)
+        return try decodeScalar(type, from: value, path: path, strict: strict)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (value, path) = try next([String: JSONValue].self)
-        return try JSONValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+        return try JSONValueDecoder(value: value, codingPath: path, strict: strict).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (value, path) = try next([JSONValue].self)
-        return try JSONValueDecoder(value: value, codingPath: path).unkeyedContainer()
+        return try JSONValueDecoder(value: value, codingPath: path, strict: strict).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (value, path) = try next(JSONValue.self)
-        return JSONValueDecoder(value: value, codingPath: path)
+        return JSONValueDecoder(value: value, codingPath: path, strict: strict)
     }
 }
 
 private struct SingleContainer: SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
+    let strict: Bool
 
     func decodeNil() -> Bool { value.isNull }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decodeScalar(type, from: value, path: codingPath)
+        try decodeScalar(type, from: value, path: codingPath, strict: strict)
     }
 }

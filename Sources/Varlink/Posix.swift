@@ -107,7 +107,9 @@ enum Posix {
         var received: Result<Int, PosixError> = .success(0)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
             do throws(PosixError) {
-                let count = try check("recv") { recv(fd, scratch.baseAddress!, capacity, 0) }
+                // read(2), not recv(2): this also reads regular files (/proc/PID/status), where
+                // recv fails with ENOTSOCK.
+                let count = try check("read") { systemRead(fd, scratch.baseAddress!, capacity) }
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
                 received = .success(count)
             } catch {
@@ -231,4 +233,16 @@ enum Posix {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
+}
+
+/// The C library's `read(2)` (inside `Posix`, `read` names the helper above).
+@inline(__always)
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+    #elseif canImport(Musl)
+    Musl.read(fd, buffer, count)
+    #else
+    Darwin.read(fd, buffer, count)
+    #endif
 }

@@ -135,12 +135,21 @@ public final class VarlinkService {
             context.fail(.interfaceNotFound(call.interface))
             return
         }
-        guard entry.interface.methods[call.memberName] != nil else {
+        guard let method = entry.interface.methods[call.memberName] else {
             context.fail(.methodNotFound(call.method))
             return
         }
         if let denial = authorizeCall?(context) {
             context.fail(denial)
+            return
+        }
+        // A parameter the method does not declare is a mistake to report, not to ignore (a typo
+        // would otherwise pass unnoticed); sd-varlink answers the same. Nested fields are
+        // checked by the strict decoding of `decodeParameters`.
+        if case .object(let members) = call.parameters,
+            let unknown = members.keys.filter({ !method.inputFields.contains($0) }).min()
+        {
+            context.fail(.invalidParameter(unknown))
             return
         }
         do {
