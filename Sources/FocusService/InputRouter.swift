@@ -89,6 +89,27 @@ final class InputRouter {
         publish(.added(info))
         guard info.problem == nil else { return }
         devices[info.id] = Device(info: info, mapper: makeMapper(info), timer: nil)
+        remapSiblings(of: info)
+    }
+
+    /// A new node can make a `siblings = true` profile apply to the devices already there beside
+    /// it: those whose profile changes are released and get a mapper with their new settings.
+    private func remapSiblings(of info: DeviceInfo) {
+        guard let group = info.identity.group else { return }
+        for id in devices.keys.sorted() where id != info.id {
+            guard let other = devices[id]?.info, other.identity.group == group else { continue }
+            let profile = matcher.profile(for: other.identity, siblings: siblings(of: other))?.name
+            guard profile != devices[id]?.mapper.settings.profileName else { continue }
+            release(id)
+            devices[id]?.mapper = makeMapper(other)
+        }
+    }
+
+    /// The identities of the other listed nodes of `info`'s physical device (same group).
+    private func siblings(of info: DeviceInfo) -> [DeviceIdentity] {
+        guard let group = info.identity.group else { return [] }
+        return listed.values.filter { $0.id != info.id && $0.identity.group == group }
+            .sorted { $0.id < $1.id }.map(\.identity)
     }
 
     func deviceChanged(_ info: DeviceInfo) {
@@ -147,7 +168,7 @@ final class InputRouter {
     // MARK: Internals
 
     private func makeMapper(_ info: DeviceInfo) -> DeviceMapper {
-        var settings = matcher.settings(for: info.identity)
+        var settings = matcher.settings(for: info.identity, siblings: siblings(of: info))
         settings.deviceClass = info.deviceClass
         if settings.rotary.countsPerDetent == nil,
             let hint = info.identity.udevProperties["FOCUSD_COUNTS_PER_DETENT"].flatMap(Double.init), hint > 0

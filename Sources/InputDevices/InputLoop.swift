@@ -19,15 +19,17 @@ public struct InputLoopConfiguration: Sendable {
     public var ownDevicePrefix: String
     /// The classifier (InputMapping's `DeviceClassifier.classify`).
     public var classify: @Sendable (DeviceIdentity) -> DeviceClass
-    /// The configuration's decision per device (class, backend, grab, ignore, profile name).
-    public var policy: @Sendable (DeviceIdentity) -> DevicePolicy
+    /// The configuration's decision per device (class, backend, grab, ignore, profile name),
+    /// given the identities of the device's siblings (other listed nodes of the same physical
+    /// device, same non-nil `group`), for profiles with `siblings = true`.
+    public var policy: @Sendable (_ device: DeviceIdentity, _ siblings: [DeviceIdentity]) -> DevicePolicy
 
     public init(
         inputDirectory: String = "/dev/input", sysfsRoot: String = "/sys", useUdev: Bool? = nil,
         udevControlPath: String = "/run/udev/control", retryDelaysUsec: [Int64] = [100_000, 500_000, 2_000_000],
         ownDevicePrefix: String = "focusd",
         classify: @escaping @Sendable (DeviceIdentity) -> DeviceClass,
-        policy: @escaping @Sendable (DeviceIdentity) -> DevicePolicy = { _ in .default }
+        policy: @escaping @Sendable (_ device: DeviceIdentity, _ siblings: [DeviceIdentity]) -> DevicePolicy = { _, _ in .default }
     ) {
         self.inputDirectory = inputDirectory
         self.sysfsRoot = sysfsRoot

@@ -225,6 +225,29 @@ final class LoopCore {
         entry.info.identity.group = entry.group
         entries[node] = entry
         attempt(entry)
+        reconsiderSiblings(of: entry)
+    }
+
+    /// The identities of the other listed nodes of `entry`'s physical device (same group).
+    private func siblings(of entry: NodeEntry) -> [DeviceIdentity] {
+        guard let group = entry.group else { return [] }
+        return entries.values.filter { $0 !== entry && !$0.gone && !$0.own && $0.group == group }
+            .sorted { $0.node < $1.node }.map(\.info.identity)
+    }
+
+    /// A new node can make a `siblings = true` profile apply to the nodes already listed beside
+    /// it (a keyboard's media-key node is often enumerated first): those whose profile changes
+    /// are opened again under their new policy.
+    private func reconsiderSiblings(of entry: NodeEntry) {
+        guard let group = entry.group else { return }
+        for node in entries.keys.sorted() {
+            guard let other = entries[node], other !== entry, !other.gone, !other.own, other.group == group else { continue }
+            let policy = configuration.policy(other.info.identity, siblings(of: other))
+            guard policy.profile != other.info.profile else { continue }
+            closeForReopen(other)
+            other.failures = 0
+            attempt(other)
+        }
     }
 
     /// Opens (or reopens) a listed node under its policy; failures are listed as its problem.
@@ -239,7 +262,7 @@ final class LoopCore {
         if entry.properties["FOCUSD_IGNORE"] == "1" {
             return list(entry, problem: "ignored: FOCUSD_IGNORE=1 set by udev")
         }
-        let earlyPolicy = configuration.policy(entry.info.identity)
+        let earlyPolicy = configuration.policy(entry.info.identity, siblings(of: entry))
         if let reason = earlyPolicy.ignoreReason {
             entry.info.profile = earlyPolicy.profile
             return list(entry, problem: "ignored: \(reason)")
@@ -258,7 +281,7 @@ final class LoopCore {
             entry.own = true
             return
         }
-        let policy = configuration.policy(identity)
+        let policy = configuration.policy(identity, siblings(of: entry))
         entry.info.profile = policy.profile
         entry.policyGrab = policy.grab
         if let reason = policy.ignoreReason { return list(entry, problem: "ignored: \(reason)") }

@@ -20,8 +20,8 @@ struct InputRouterTests {
         var events: [Event] = []
         var notices: [InputRouter.InputNotice] = []
 
-        init() throws {
-            router = InputRouter(eventLoop: loop, hub: hub, matcher: ProfileMatcher(profiles: []))
+        init(matcher: ProfileMatcher = ProfileMatcher(profiles: [])) throws {
+            router = InputRouter(eventLoop: loop, hub: hub, matcher: matcher)
             let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
             _ = try hub.setScene(scene, by: 0)
             _ = try hub.addMonitor(scene: nil) { [unowned self] message in
@@ -238,4 +238,55 @@ struct InputRouterTests {
         rig.key("kbd", EventCode.KEY_UP, 0)
         #expect(rig.commands.map(\.command) == ["up", "up"])
     }
+
+    /// A laptop keyboard's main node and its media-key node: one physical device (same group).
+    static func laptopNodes() -> (keyboard: DeviceIdentity, media: DeviceIdentity) {
+        var keyboard = Self.keyboard
+        keyboard.name = "AT Translated Set 2 keyboard"
+        keyboard.group = "/sys/devices/platform/i8042/serio0"
+        let media = DeviceIdentity(
+            name: "Consumer Control", bus: 0x11, vendor: 1, product: 1, node: "/dev/input/event7",
+            capabilities: Capabilities(keys: [EventCode.KEY_PLAYPAUSE, EventCode.KEY_VOLUMEUP]),
+            group: "/sys/devices/platform/i8042/serio0")
+        return (keyboard, media)
+    }
+
+    static let siblingsConfig = """
+        [[profile]]
+        name = "laptop keyboard and its media keys"
+        match = { name = "AT Translated Set 2 keyboard", siblings = true }
+        [profile.commands]
+        KEY_PLAYPAUSE = "select"
+        """
+
+    @Test("a siblings = true profile applies to the sibling node, whichever node is listed first")
+    func siblingsProfileApplies() throws {
+        for mediaFirst in [false, true] {
+            let rig = try Rig(matcher: ProfileMatcher(configuration: try Configuration.parse(Self.siblingsConfig)))
+            let (keyboard, media) = Self.laptopNodes()
+            if mediaFirst {
+                rig.attach(media, id: "media")
+                rig.attach(keyboard, id: "kbd")
+            } else {
+                rig.attach(keyboard, id: "kbd")
+                rig.attach(media, id: "media")
+            }
+            #expect(rig.router.devices["media"]?.mapper.settings.profileName == "laptop keyboard and its media keys",
+                    "media node listed \(mediaFirst ? "first" : "second")")
+            rig.key("media", EventCode.KEY_PLAYPAUSE, 1)
+            rig.key("media", EventCode.KEY_PLAYPAUSE, 0)
+            #expect(rig.commands.map(\.command) == ["select", "select"], "media node listed \(mediaFirst ? "first" : "second")")
+        }
+    }
+
+    @Test("a siblings profile does not reach a node of another physical device")
+    func siblingsProfileStaysOnItsDevice() throws {
+        let rig = try Rig(matcher: ProfileMatcher(configuration: try Configuration.parse(Self.siblingsConfig)))
+        var (keyboard, media) = Self.laptopNodes()
+        media.group = "/sys/devices/pci0000:00/usb1/1-2"
+        rig.attach(keyboard, id: "kbd")
+        rig.attach(media, id: "media")
+        #expect(rig.router.devices["media"]?.mapper.settings.profileName == nil)
+    }
 }
+

@@ -217,7 +217,7 @@ struct InputLoopPolicyTests {
         let loop = try InputLoop(
             configuration: InputLoopConfiguration(
                 inputDirectory: dir.path, sysfsRoot: "/nonexistent-sysfs", useUdev: false, retryDelaysUsec: [],
-                classify: { _ in .keyboard }, policy: { switchable.policy($0) }),
+                classify: { _ in .keyboard }, policy: { identity, _ in switchable.policy(identity) }),
             delegate: recorder)
         try loop.start()
         defer { loop.stop() }
@@ -268,7 +268,7 @@ struct InputLoopPolicyTests {
         let recorder = Recorder()
         let loop = try InputLoop(
             configuration: InputLoopConfiguration(
-                useUdev: true, classify: { _ in .other }, policy: { _ in DevicePolicy(ignoreReason: "test") }),
+                useUdev: true, classify: { _ in .other }, policy: { _, _ in DevicePolicy(ignoreReason: "test") }),
             delegate: recorder)
         try loop.start()
         try await Task.sleep(for: .milliseconds(50))

@@ -33,7 +33,7 @@ struct RealDeviceTests {
         try InputLoop(
             configuration: InputLoopConfiguration(
                 classify: { _ in .keyboard },
-                policy: { $0.name == name ? DevicePolicy(grab: grab) : DevicePolicy(ignoreReason: "not under test") }),
+                policy: { identity, _ in identity.name == name ? DevicePolicy(grab: grab) : DevicePolicy(ignoreReason: "not under test") }),
             delegate: delegate)
     }
 
@@ -166,7 +166,7 @@ struct RealTouchpadTests {
         let loop = try InputLoop(
             configuration: InputLoopConfiguration(
                 classify: { $0.name == name ? .touchpad : .other },
-                policy: { $0.name == name ? .default : DevicePolicy(ignoreReason: "not under test") }),
+                policy: { identity, _ in identity.name == name ? .default : DevicePolicy(ignoreReason: "not under test") }),
             delegate: recorder)
         try loop.start()
         defer { loop.stop() }
@@ -222,7 +222,7 @@ struct RealUdevTests {
         let loop = try InputLoop(
             configuration: InputLoopConfiguration(
                 classify: { _ in .keyboard },
-                policy: { names.contains($0.name) ? .default : DevicePolicy(ignoreReason: "not under test") }),
+                policy: { identity, _ in names.contains(identity.name) ? .default : DevicePolicy(ignoreReason: "not under test") }),
             delegate: recorder)
         try loop.start()
         defer { loop.stop() }

@@ -104,6 +104,6 @@ func makeLoop(
     try InputLoop(
         configuration: InputLoopConfiguration(
             inputDirectory: directory, sysfsRoot: sysfsRoot, useUdev: false, retryDelaysUsec: retryDelaysUsec,
-            classify: { _ in .other }, policy: { policy.policy($0) }),
+            classify: { _ in .other }, policy: { identity, _ in policy.policy(identity) }),
         delegate: recorder)
 }
