@@ -234,7 +234,7 @@ struct DeploymentTests {
         #expect(listed.sorted() == expected.map(\.path).sorted())
         #expect(try String(contentsOfFile: root + "/usr/lib/systemd/system/focusd.service", encoding: .utf8)
             .contains("\nExecStart=/usr/bin/focusd\n"))
-        #expect(try String(contentsOfFile: root + "/etc/focusd/focusd.toml", encoding: .utf8) == StagedSource.exampleConfig)
+        #expect(try String(contentsOfFile: root + "/etc/focusd/focusd.toml", encoding: .utf8) == (try Repo.read("udev/focusd.toml")))
 
         // A second install upgrades the files but never the integrator's config.
         let edited = "# the integrator's own settings\n"
@@ -246,6 +246,33 @@ struct DeploymentTests {
         let uninstall = try Tool.run(script, ["--prefix", "/usr", "--destdir", root, "--uninstall"])
         try #require(uninstall.status == 0, "uninstall failed: \(uninstall.output)")
         #expect(try Files.all(under: root) == ["etc", "etc/focusd", "etc/focusd/focusd.toml"])
+    }
+
+    @Test("the installed config holds no active setting: the daemon runs it with its defaults; the example goes to the documentation")
+    func installedConfigIsInert() throws {
+        let tmp = try TempDir()
+        let build = try Placeholder.binaries(in: tmp.url.appending(path: "build"))
+        let root = tmp.path + "/root"
+        let install = try Tool.run(Repo.path("scripts/install"), ["--destdir", root, "--build-dir", build])
+        try #require(install.status == 0, "install failed: \(install.output)")
+        let live = try String(contentsOfFile: root + "/etc/focusd/focusd.toml", encoding: .utf8)
+        let active = live.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
+        #expect(active == [], "the live config has only comments")
+        let example = try String(contentsOfFile: root + "/usr/local/share/doc/focusd/focusd.example.toml", encoding: .utf8)
+        #expect(example == (try Repo.read("udev/focusd.example.toml")))
+        #expect(live != example)
+
+        // Through the daemon: it starts with the installed file, and reloading it reports no
+        // profile and no warning (the example's knob profile and [access] grants are not live).
+        let daemon = try FocusdProcess(config: live)
+        defer { daemon.stop() }
+        let reply = try daemon.connect().call("io.focusd.Input.ReloadConfig")
+        #expect(reply["profiles"] == [])
+        #expect(reply["warnings"] == [])
+        // The example itself is a valid config (with profiles): only its place changed.
+        let documented = try FocusdProcess(config: example)
+        defer { documented.stop() }
+        #expect(try documented.connect().call("io.focusd.Input.ReloadConfig")["profiles"]?.arrayValue?.isEmpty == false)
     }
 
     @Test("uninstall leaves directories that held something before the install")
@@ -380,7 +407,7 @@ private struct StagedSource {
         let manager = FileManager.default
         for relative in [
             "scripts/install", "udev/70-focusd.rules", "udev/focusd.service", "udev/focusd.socket",
-            "udev/focusd.sysusers", "udev/focusd.tmpfiles", "udev/README.md",
+            "udev/focusd.sysusers", "udev/focusd.tmpfiles", "udev/README.md", "udev/focusd.toml",
             "Sources/FocusService/Resources/io.focusd.Focus.varlink",
             "Sources/FocusService/Resources/io.focusd.Input.varlink",
         ] {
