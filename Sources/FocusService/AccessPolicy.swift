@@ -3,8 +3,15 @@ import Varlink
 
 /// Who may call what (service.md §1): root, the daemon's own uid and members of the socket's
 /// group (plus the config's `allowedUids` / `allowedGids`) call everything; the config's read-only
-/// uids and gids may only read; anyone else is answered `io.focusd.Focus.PermissionDenied` for
-/// every call but the introspection of `org.varlink.service`.
+/// uids and gids may only read; anyone else is denied every call but the introspection of
+/// `org.varlink.service`.
+///
+/// The narrower grant wins: a peer listed read-only (by uid, or by one of its groups) may only
+/// read even when its group is the socket's or an allowed one; only root and the daemon's own uid
+/// are never narrowed. A denial is the error the called interface declares:
+/// `io.focusd.Focus.PermissionDenied` (with `method`) for io.focusd.Focus, and
+/// `org.varlink.service.PermissionDenied` for io.focusd.Input and io.focusd.Inspect, which
+/// declare none of their own.
 struct AccessPolicy: Sendable {
     enum Level: Comparable, Sendable {
         case denied, readOnly, full
@@ -24,7 +31,11 @@ struct AccessPolicy: Sendable {
     /// - Parameters:
     ///   - daemonUID: the daemon's own uid.
     ///   - socketGID: the socket's group, when it has one that grants access (system mode).
+    /// Root and the daemon's own uid: full access, whatever the config lists.
+    var alwaysFull: Set<UInt32>
+
     init(settings: AccessSettings, daemonUID: UInt32, socketGID: UInt32?) {
+        alwaysFull = [0, daemonUID]
         fullUIDs = Set([0, daemonUID] + settings.allowedUids)
         fullGIDs = Set(settings.allowedGids + (socketGID.map { [$0] } ?? []))
         readOnlyUIDs = Set(settings.readOnlyUids)
@@ -35,8 +46,9 @@ struct AccessPolicy: Sendable {
         func inGroups(_ gids: Set<UInt32>) -> Bool {
             gids.contains(peer.gid) || peer.groups.contains { gids.contains($0) }
         }
-        if fullUIDs.contains(peer.uid) || inGroups(fullGIDs) { return .full }
+        if alwaysFull.contains(peer.uid) { return .full }
         if readOnlyUIDs.contains(peer.uid) || inGroups(readOnlyGIDs) { return .readOnly }
+        if fullUIDs.contains(peer.uid) || inGroups(fullGIDs) { return .full }
         return .denied
     }
 
@@ -47,6 +59,7 @@ struct AccessPolicy: Sendable {
         case .full: return nil
         case .readOnly where Self.readOnlyMethods.contains(method): return nil
         default:
+            guard method.hasPrefix("io.focusd.Focus.") else { return .permissionDenied }
             return VarlinkError("io.focusd.Focus.PermissionDenied", parameters: ["method": .string(method)])
         }
     }

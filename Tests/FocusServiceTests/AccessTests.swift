@@ -12,11 +12,16 @@ extension ServiceSocketTests {
 
         /// Runs `calls` (one Varlink call object each) on one connection as uid/gid 65534 and
         /// returns the first reply to each (a stream's first reply).
-        static func callsAsNobody(_ daemon: FocusdProcess, groups: [UInt32] = [], _ calls: [JSONValue]) throws -> [JSONValue] {
-            // The socket and its directories reachable for that uid, as an ACL would make them.
+        static func callsAsNobody(
+            _ daemon: FocusdProcess, groups: [UInt32] = [], opened: Bool = true, _ calls: [JSONValue]
+        ) throws -> [JSONValue] {
+            // The daemon's temporary directory stands for /run (0755).
             chmod(daemon.directory, 0o755)
-            chmod(daemon.directory + "/run", 0o755)
-            chmod(daemon.socketPath, 0o666)
+            if opened {
+                // The socket and its directory reachable for that uid whatever focusd grants.
+                chmod(daemon.directory + "/run", 0o755)
+                chmod(daemon.socketPath, 0o666)
+            }
             let run = try Subprocess.python(
                 script, [daemon.socketPath, String(nobody), groups.map(String.init).joined(separator: ",")] + calls.map { String(decoding: $0.serialized(), as: UTF8.self) })
             guard run.status == 0 else { throw TestFailure("the python peer failed: \(run.output)") }
@@ -30,7 +35,11 @@ extension ServiceSocketTests {
             os.setgid(uid)
             os.setuid(uid)
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
+            try:
+                s.connect(path)
+            except PermissionError:
+                print(json.dumps({"refused": True}), flush=True)
+                sys.exit(0)
             buffer = b""
             for call in sys.argv[4:]:
                 s.sendall(call.encode() + b"\0")
@@ -108,6 +117,80 @@ extension ServiceSocketTests {
             #expect(reader[1] == Self.denied("io.focusd.Focus.Move"))
             let stranger = try Self.callsAsNobody(daemon, groups: [1502], [move])
             #expect(stranger == [Self.denied("io.focusd.Focus.Move")])
+        }
+
+        @Test("a peer whose only supplementary group is the socket's is allowed; so are peers with two and with 300 groups")
+        func supplementaryGroupsOneTwoMany() throws {
+            // As root without a `focusd` group, the socket's group is root (gid 0): a leading 0 in
+            // SO_PEERGROUPS, which focusd resolves through /proc/PID/status; more than 256 groups
+            // overflow SO_PEERGROUPS's buffer, which does too.
+            let daemon = try FocusdProcess(config: "[access]\nallowedGids = [7000]\n", demo: true)
+            defer { daemon.stop() }
+            let move = Self.call("io.focusd.Focus.Move", ["direction": "right"])
+            func allowed(_ groups: [UInt32]) throws -> Bool {
+                let replies = try Self.callsAsNobody(daemon, groups: groups, [move])
+                return replies.first?["error"] == nil && replies.first?["parameters"]?["state"] != nil
+            }
+            #expect(try allowed([0]), "one group, the socket's")
+            #expect(try allowed([0, 1500]), "two groups, the socket's first")
+            #expect(try allowed(Array(1000..<1300) + [7000]), "300 groups, the allowed one last")
+            #expect(try allowed([0] + Array(1000..<1300)), "301 groups, the socket's first")
+            #expect(try !allowed(Array(1000..<1300)), "300 groups, none of them granting")
+        }
+
+        @Test("a read-only uid in the socket's group may only read: the narrower grant wins")
+        func readOnlyUidInSocketGroup() throws {
+            // As root without a `focusd` group the socket's group is root: gid 0 grants everything.
+            let daemon = try FocusdProcess(config: "[access]\nreadOnlyUids = [65534]\n", demo: true)
+            defer { daemon.stop() }
+            let replies = try Self.callsAsNobody(daemon, groups: [0], [
+                Self.call("io.focusd.Focus.GetState"), Self.call("io.focusd.Focus.Move", ["direction": "right"]),
+            ])
+            try #require(replies.count == 2, "\(replies)")
+            #expect(replies[0]["parameters"]?["state"] != nil)
+            #expect(replies[1] == Self.denied("io.focusd.Focus.Move"))
+            let byGroup = try FocusdProcess(config: "[access]\nreadOnlyGids = [1501]\nallowedGids = [1500]\n", demo: true)
+            defer { byGroup.stop() }
+            let narrowed = try Self.callsAsNobody(byGroup, groups: [1500, 1501], [Self.call("io.focusd.Focus.Move", ["direction": "right"])])
+            #expect(narrowed == [Self.denied("io.focusd.Focus.Move")])
+        }
+
+        @Test("configured read-only users can connect to the default 0660 socket in its 0750 directory; a reload that drops them shuts them out")
+        func readOnlyUsersReachDefaultSocket() throws {
+            let daemon = try FocusdProcess(config: "[access]\nreadOnlyUids = [65534]\n", demo: true)
+            defer { daemon.stop() }
+            let getState = Self.call("io.focusd.Focus.GetState")
+            let (socketMode, _) = try #require(try? Self.modeAndGroup(daemon.socketPath))
+            #expect(socketMode & 0o7 == 0, "never world-accessible")
+            let reader = try Self.callsAsNobody(daemon, opened: false, [getState, Self.call("io.focusd.Focus.Move", ["direction": "right"])])
+            try #require(reader.count == 2, "\(reader)")
+            #expect(reader[0]["parameters"]?["state"] != nil, "\(reader)")
+            #expect(reader[1] == Self.denied("io.focusd.Focus.Move"))
+            // Once the config no longer lists it, that user cannot even connect.
+            try "[access]\n".write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
+            #expect(try daemon.connect().call("io.focusd.Input.ReloadConfig")["warnings"] == [])
+            #expect(try Self.callsAsNobody(daemon, opened: false, [getState]) == [["refused": true]])
+        }
+
+        @Test("a denied call answers the error its interface declares: io.focusd.Focus.PermissionDenied, else org.varlink.service.PermissionDenied")
+        func permissionDeniedPerInterface() throws {
+            let daemon = try FocusdProcess(demo: true)
+            defer { daemon.stop() }
+            let replies = try Self.callsAsNobody(daemon, [
+                Self.call("io.focusd.Input.ListDevices"), Self.call("io.focusd.Input.ReloadConfig"),
+                Self.call("io.focusd.Inspect.GetScene"), Self.call("io.focusd.Focus.ListScenes"),
+            ])
+            try #require(replies.count == 4, "\(replies)")
+            #expect(replies[0]["error"] == "org.varlink.service.PermissionDenied")
+            #expect(replies[1]["error"] == "org.varlink.service.PermissionDenied")
+            #expect(replies[2]["error"] == "org.varlink.service.PermissionDenied")
+            #expect(replies[3] == Self.denied("io.focusd.Focus.ListScenes"))
+        }
+
+        static func modeAndGroup(_ path: String) throws -> (mode: mode_t, group: gid_t) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { throw TestFailure("stat \(path): errno \(errno)") }
+            return (status.st_mode & 0o7777, status.st_gid)
         }
 
         @Test("SIGHUP reloads the access rules")

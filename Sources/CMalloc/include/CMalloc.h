@@ -3,6 +3,8 @@
 #define CMALLOC_H
 
 #include <malloc.h>
+// setxattr/removexattr (the socket's ACL for read-only users), which Glibc does not export either.
+#include <sys/xattr.h>
 
 /// Returns freed heap memory to the kernel (malloc_trim(0)); 1 when some was released.
 static inline int cmalloc_trim(void) { return malloc_trim(0); }
