@@ -91,12 +91,14 @@ final class DaemonCore {
     /// The socket's group when it grants access (system mode), for recomputing `access` on reload.
     let socketGID: UInt32?
     var maxConnectionsPerUID: Int
+    /// The socket file, for the read-only users' ACL (nil: an abstract or unknown socket).
+    var socketPath: String?
     let logger: Logger
 
     init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger) {
         let limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
         hub = SceneHub(limits: limits)
-        focus = FocusInterface(hub: hub)
+        focus = FocusInterface(hub: hub, logger: logger)
         router = InputRouter(eventLoop: eventLoop, hub: hub, matcher: ProfileMatcher(configuration: configuration))
         input = InputInterface(router: router)
         self.socketGID = socketGID
@@ -187,6 +189,16 @@ final class DaemonService: Sendable {
                 configuration: varlinkConfiguration, eventLoop: loop)
         }.wait()
 
+        let socketPath: String?
+        switch socket.endpoint {
+        case .path(let path, _): socketPath = path
+        case .listeningDescriptor(let fd): socketPath = SocketACL.boundPath(of: fd)
+        }
+        try loop.submit {
+            core.value.socketPath = socketPath
+            for problem in Self.grantReadOnlyUsers(configuration.access, core: core.value) { logger.warning("\(problem)") }
+        }.wait()
+
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
         try loop.submit {
             if let inputLoop {
@@ -248,8 +260,8 @@ final class DaemonService: Sendable {
         let configuration = InputLoopConfiguration(
             inputDirectory: options.inputDirectory,
             classify: { DeviceClassifier.classify($0) },
-            policy: { [self] identity in
-                let settings = self.matcher.withLock { $0.settings(for: identity) }
+            policy: { [self] identity, siblings in
+                let settings = self.matcher.withLock { $0.settings(for: identity, siblings: siblings) }
                 var reason = settings.ignoreReason
                 if reason == nil, DeviceClassifier.isIgnoredByUdev(identity) { reason = "tagged FOCUSD_IGNORE=1 by udev" }
                 if reason == nil, settings.grab == .none {
@@ -289,12 +301,44 @@ final class DaemonService: Sendable {
         let core = core.value
         core.router.reconfigure(matcher)
         core.maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
+        core.hub.limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
         core.access = AccessPolicy(
             settings: configuration.access, daemonUID: getuid(), socketGID: core.socketGID)
         inputLoop?.reapplyPolicies()
         let names = configuration.profiles.map(\.name)
-        for warning in configuration.warnings { logger.warning("reload: \(path): \(warning)") }
+        let warnings = configuration.warnings + Self.needsRestart(running: self.configuration, reloaded: configuration)
+            + Self.grantReadOnlyUsers(configuration.access, core: core)
+        for warning in warnings { logger.warning("reload: \(path): \(warning)") }
         logger.info("configuration reloaded from \(path): \(names.count) profile(s)")
-        return (names, configuration.warnings)
+        return (names, warnings)
+    }
+
+    /// Lets the read-only uids and gids reach the socket (an ACL on it and its directory; see
+    /// `SocketACL`). Returns the problems, for the log and a reload's warnings.
+    static func grantReadOnlyUsers(_ access: AccessSettings, core: DaemonCore) -> [String] {
+        guard let path = core.socketPath else {
+            if access.readOnlyUids.isEmpty && access.readOnlyGids.isEmpty { return [] }
+            return ["the socket has no path: read-only uids and gids must be let in by other means"]
+        }
+        return SocketACL.apply(access, socketPath: path)
+    }
+
+    /// What a reload cannot apply while focusd runs, one warning each: the socket (already bound)
+    /// and the limits every connection was set up with at accept (message cap, queue bound,
+    /// stall time). Scene limits, the connection cap per uid, access and profiles apply at once.
+    static func needsRestart(running: Configuration, reloaded: Configuration) -> [String] {
+        var warnings: [String] = []
+        func compare<T: Equatable>(_ section: String, _ key: String, _ old: T, _ new: T, _ show: (T) -> String) {
+            guard old != new else { return }
+            warnings.append("[\(section)] \(key) = \(show(new)) is not applied until focusd restarts (running with \(show(old)))")
+        }
+        let old = running.limits, new = reloaded.limits
+        compare("limits", "maxMessageBytes", old.maxMessageBytes, new.maxMessageBytes) { "\($0)" }
+        compare("limits", "outgoingQueueBytes", old.outgoingQueueBytes, new.outgoingQueueBytes) { "\($0)" }
+        compare("limits", "slowClientTimeout", old.slowClientTimeoutMs, new.slowClientTimeoutMs) { "\(Double($0) / 1000)" }
+        compare("socket", "path", running.socket.path, reloaded.socket.path) { $0.map { "\"\($0)\"" } ?? "the default" }
+        compare("socket", "group", running.socket.group, reloaded.socket.group) { $0.map { "\"\($0)\"" } ?? "the default" }
+        compare("socket", "mode", running.socket.mode, reloaded.socket.mode) { $0.map { "0o" + String($0, radix: 8) } ?? "the default" }
+        return warnings
     }
 }

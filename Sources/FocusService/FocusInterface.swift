@@ -1,5 +1,6 @@
 import CMalloc
 import FocusEngine
+import Logging
 import Varlink
 
 /// `io.focusd.Focus` (and `io.focusd.Inspect`) served over Varlink: decodes each call's
@@ -9,8 +10,18 @@ import Varlink
 /// queued here (focus.md §11).
 final class FocusInterface {
     let hub: SceneHub
-    init(hub: SceneHub) {
+    /// Where warnings go besides the reply (focus.md §5: ambiguous bindings in the reply and the log).
+    let logger: Logger
+    init(hub: SceneHub, logger: Logger = Logger(label: "focusd")) {
         self.hub = hub
+        self.logger = logger
+    }
+
+    /// Logs a call's warnings about scene `scene` (nil: the active one).
+    private func log(_ warnings: [String], scene: String?) {
+        for warning in warnings {
+            logger.warning("scene '\(scene ?? hub.activeName ?? "")': \(warning)")
+        }
     }
 
     private static let sceneCarrying: Set<String> = ["SetScene", "UpdateScene", "Lint"]
@@ -91,10 +102,12 @@ final class FocusInterface {
             case "SetScene":
                 let p = try context.decodeParameters(SetSceneParameters.self)
                 let (state, warnings) = try hub.setScene(p.scene, by: caller)
+                log(warnings, scene: p.scene.name)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case "UpdateScene":
                 let p = try context.decodeParameters(UpdateSceneParameters.self)
                 let (state, warnings) = try hub.updateScene(p.scene, upsert: p.upsert ?? [], remove: p.remove ?? [], by: caller)
+                log(warnings, scene: p.scene)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case "RemoveScene":
                 let p = try context.decodeParameters(SceneNameParameters.self)
@@ -127,6 +140,7 @@ final class FocusInterface {
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.setBinding(name: p.name, isTrue: p.isTrue, value: p.value, track: p.track ?? .main)
                 }
+                log(outcome.warnings, scene: p.scene)
                 try reply(context, StateWarningsReply(state: state, warnings: outcome.warnings))
             case "ResetFocus":
                 let p = try context.decodeParameters(ResetFocusParameters.self)
@@ -175,13 +189,16 @@ final class FocusInterface {
         }
     }
 
-    /// `Monitor`: the first reply carries the state (as soon as there is a scene to watch), later
-    /// replies one event each. Focus, bindings and values events are coalescible: a client that
-    /// falls behind skips them and gets the latest state once it has caught up.
+    /// `Monitor`: the first reply comes at once and carries the state, or nothing when no scene
+    /// is installed yet (a `scene` event follows when one is); later replies one event each.
+    /// Focus, bindings and values events are coalescible: a client that falls behind skips them
+    /// and gets the latest state once it has caught up.
     private func monitor(_ context: VarlinkCallContext) throws {
         let p = try context.decodeParameters(OptionalSceneParameters.self)
         let stream = try context.stream()
+        var answered = false
         let id = try hub.addMonitor(scene: p.scene) { message in
+            answered = true
             switch message {
             case .state(let state):
                 _ = try? stream.send(encoding: StateReply(state: state))
@@ -190,6 +207,10 @@ final class FocusInterface {
                 let coalescible = event.kind == .focus || event.kind == .bindings || event.kind == .values
                 _ = try? stream.send(encoding: EventReply(event: event), coalescible: coalescible)
             }
+        }
+        if !answered {
+            struct NothingYet: Encodable {}
+            _ = try? stream.send(encoding: NothingYet())
         }
         stream.onCaughtUp = { [unowned self] in
             if let state = self.hub.snapshot(for: id) { _ = try? stream.send(encoding: StateReply(state: state)) }

@@ -44,7 +44,13 @@ public final class SceneHub {
         var deliver: (MonitorMessage) -> Void
     }
 
-    public let limits: Limits
+    /// Checked by every SetScene and UpdateScene; a config reload changes them for every scene
+    /// (scenes already installed stay as they are, even above the new limits).
+    public var limits: Limits {
+        didSet {
+            for name in entries.keys { entries[name]!.session.limits = limits }
+        }
+    }
     private var entries: [String: Entry] = [:]
     public private(set) var activeName: String?
     private var clock: UInt64 = 0
@@ -102,7 +108,7 @@ public final class SceneHub {
         // monitors that follow the active scene are told it changed.
         announceScene(scene.name, toFollowers: false)
         announceActiveChange()
-        return (session.state(active: true), [])
+        return (session.state(active: true), session.ambiguityWarnings())
     }
 
     /// `UpdateScene`: upsert subtrees, remove ids; focus kept when its node survives.

@@ -7,7 +7,8 @@ struct MonitorCommand: ClientCommand {
         commandName: "monitor",
         abstract: "Print focus events as they happen, one JSON object per line, until interrupted.",
         discussion: """
-            The first line carries the scene's state ({"state": ...}), each later line one event \
+            The first line carries the scene's state ({"state": ...}; {} while no scene is \
+            installed), each later line one event \
             ({"event": ...}); a monitor that falls behind gets the latest state again in place of \
             the events it missed. With --input, the lines are io.focusd.Input.Monitor's instead: \
             first the attached devices, then each device added or removed and each command a \

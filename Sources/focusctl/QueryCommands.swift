@@ -66,6 +66,30 @@ struct DevicesCommand: ClientCommand {
     }
 }
 
+/// `focusctl reload`: `io.focusd.Input.ReloadConfig`.
+struct ReloadCommand: ClientCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reload",
+        abstract: "Make focusd read its configuration file again; print its profiles and any warnings.",
+        discussion: """
+            A bad file is answered with InvalidConfig and the line of the problem (exit 2); the \
+            running configuration then stays. Same as SIGHUP or `systemctl reload focusd`.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    func execute(_ output: Output) throws {
+        let reply = try call("io.focusd.Input.ReloadConfig")
+        let profiles = try reply.member("profiles", as: [String].self)
+        let warnings = try reply.member("warnings", as: [String].self)
+        output.reply(reply) {
+            ["reloaded: \(profiles.isEmpty ? "no profiles" : "profiles " + profiles.joined(separator: ", "))"]
+                + warnings.map { "warning: \($0)" }
+        }
+    }
+}
+
 /// The short text form of a focus state.
 enum StateText {
     static func lines(_ state: FocusState) -> [String] {

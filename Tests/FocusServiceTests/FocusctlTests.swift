@@ -281,13 +281,62 @@ struct FocusctlTests {
         #expect(moved.output.contains("▶heroTrending"), "\(moved.output)")
     }
 
+    @Test("watch --once draws a scene whose frames have negative and mixed-sign coordinates, and moves through it")
+    func watchNegativeCoordinates() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let file = daemon.directory + "/around-origin.json"
+        try #"""
+            {"name": "origin", "root": {"id": "root", "frame": {"x": -400, "y": -300, "width": 800, "height": 600},
+              "children": [
+                {"id": "westTile", "focusable": true, "frame": {"x": -380, "y": -100, "width": 200, "height": 120}},
+                {"id": "midTile", "focusable": true, "frame": {"x": -100, "y": -100, "width": 200, "height": 120}},
+                {"id": "eastTile", "focusable": true, "frame": {"x": 180, "y": -100, "width": 200, "height": 120}}]}}
+            """#.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(daemon.focusctl("set-scene", file).status == 0)
+        #expect(daemon.focusctl("focus", "westTile").status == 0)
+        let picture = daemon.focusctl("watch", "--once", "--size", "80x24")
+        #expect(picture.status == 0, "\(picture.output)")
+        let rows = picture.lines.dropLast()
+        for id in ["westTile", "midTile", "eastTile"] {
+            #expect(rows.contains { $0.contains(id) }, "\(id) is drawn:\n\(picture.output)")
+        }
+        // Left to right as in the scene: the tile left of the origin, the one across it, the one right of it.
+        let row = try #require(rows.first { $0.contains("westTile") && $0.contains("eastTile") }, "\(picture.output)")
+        let columns = ["westTile", "midTile", "eastTile"].map { row.range(of: $0).map { row.distance(from: row.startIndex, to: $0.lowerBound) } ?? -1 }
+        #expect(columns[0] < columns[1] && columns[1] < columns[2], "\(picture.output)")
+        #expect(row.contains("▶westTile"), "\(picture.output)")
+        #expect(daemon.focusctl("move", "right").lines == ["midTile"])
+        #expect(daemon.focusctl("move", "right").lines == ["eastTile"])
+    }
+
+    @Test("reload makes focusd read its config again: profiles and warnings printed, a bad file exits 2 with its line")
+    func reloadReadsConfig() throws {
+        let configDirectory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: configDirectory) }
+        let config = configDirectory + "/focusd.toml"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(arguments: ["--demo", "--no-devices", "--config", config])
+        defer { daemon.stop() }
+        try "[[profile]]\nname = \"all\"\n[[profile]]\nname = \"never\"\nmatch = { class = \"remote\" }\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let reloaded = daemon.focusctl("reload")
+        #expect(reloaded.status == 0, "\(reloaded.output)")
+        #expect(reloaded.lines.first == "reloaded: profiles all, never", "\(reloaded.output)")
+        #expect(reloaded.lines.dropFirst().contains { $0.hasPrefix("warning: ") && $0.contains("'never' never matches") }, "\(reloaded.output)")
+        try "[limits]\nmaxNodes = = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let broken = daemon.focusctl("reload")
+        #expect(broken.status == 2)
+        #expect(broken.errors.contains("io.focusd.Input.InvalidConfig") && broken.errors.contains("line=2"), "\(broken.errors)")
+    }
+
     @Test("focusctl --help lists every command with its summary")
     func helpListsCommands() throws {
         let help = Self.run(Self.binary("focusctl"), ["--help"])
         #expect(help.status == 0)
         let commands = [
             "state", "scenes", "devices", "move", "focus", "binding", "reset", "send", "set-scene", "lint",
-            "monitor", "watch",
+            "monitor", "watch", "reload",
         ]
         // The section runs from its heading to the first blank line; each entry starts at column
         // 3 with the command's name, followed by its summary.

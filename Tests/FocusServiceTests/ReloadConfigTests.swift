@@ -39,5 +39,30 @@ extension ServiceSocketTests {
             try Self.shadowed.write(toFile: file, atomically: true, encoding: .utf8)
             #expect(try client.call("io.focusd.Input.ReloadConfig")["profiles"] == ["all", "never"])
         }
+
+
+        @Test("a reload applies [limits] maxNodes and maxDepth to new and existing scenes; what needs a restart is a warning, in the reply and the log")
+        func reloadAppliesLimits() throws {
+            let daemon = try FocusdProcess(config: "[limits]\nmaxNodes = 100\n")
+            defer { daemon.stop() }
+            let client = try daemon.connect()
+            try client.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("kept", count: 4)])
+            try "[limits]\nmaxNodes = 5\nmaxMessageBytes = 1_048_576\n"
+                .write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
+            let reply = try client.call("io.focusd.Input.ReloadConfig")
+            let warnings = reply["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(warnings == ["[limits] maxMessageBytes = 1048576 is not applied until focusd restarts (running with 33554432)"])
+            // An 11-node scene (root and 10 tiles) is refused now, by SetScene and by an update
+            // of the scene installed before the reload, which stays as it was.
+            let refused = try client.error(calling: "io.focusd.Focus.SetScene", ["scene": TestScenes.row("big", count: 10)])
+            #expect(refused == VarlinkError("io.focusd.Focus.TooManyNodes", parameters: ["limit": 5]))
+            let grown = try client.error(
+                calling: "io.focusd.Focus.UpdateScene",
+                ["scene": "kept", "upsert": [["parent": "root", "node": TestScenes.tile("extra", x: 900, y: 0)]]])
+            #expect(grown == VarlinkError("io.focusd.Focus.TooManyNodes", parameters: ["limit": 5]))
+            #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] == ["kept"])
+            let log = try eventually { daemon.log_.contains("maxMessageBytes = 1048576 is not applied until focusd restarts") }
+            #expect(log, "the log says what the reload did not apply:\n\(daemon.log_)")
+        }
     }
 }
