@@ -64,5 +64,30 @@ extension ServiceSocketTests {
             let log = try eventually { daemon.log_.contains("maxMessageBytes = 1048576 is not applied until focusd restarts") }
             #expect(log, "the log says what the reload did not apply:\n\(daemon.log_)")
         }
+
+
+        @Test("deeply nested TOML is InvalidConfig with its line, on reload and at start-up, and the daemon lives on")
+        func deeplyNestedConfigIsRefused() throws {
+            let daemon = try FocusdProcess(config: "")
+            defer { daemon.stop() }
+            let client = try daemon.connect()
+            try ("[access]\nreadOnlyUids = " + String(repeating: "[", count: 100_000) + "\n")
+                .write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
+            let error = try #require(try client.error(calling: "io.focusd.Input.ReloadConfig"))
+            #expect(error.name == "io.focusd.Input.InvalidConfig")
+            #expect(error.parameters["line"] == 2)
+            #expect(daemon.isRunning)
+            #expect(try daemon.connect().call("io.focusd.Focus.ListScenes")["scenes"] == [])
+
+            // At start-up: a clear error and exit status 1, not a segfault (139).
+            let file = daemon.directory + "/nested.toml"
+            try ("a = " + String(repeating: "{ b = ", count: 20_000) + "1" + String(repeating: " }", count: 20_000) + "\n")
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let start = try Subprocess.run(ServiceTestPaths.focusd, [
+                "--no-devices", "--socket", daemon.directory + "/other.sock", "--config", file,
+            ])
+            #expect(start.status == 1, "\(start.output)")
+            #expect(start.output.contains("nest deeper than"), "\(start.output)")
+        }
     }
 }

@@ -173,4 +173,49 @@ struct TOMLParserTests {
         #expect(value(crlf, "b.c") == .string("x"))
         #expect(value(try parse("\u{FEFF}a = 1"), "a") == .integer(1))
     }
+
+    @Test("arrays, inline tables and dotted keys nested past the limit are an error with the line, not a crash")
+    func nestingIsBounded() throws {
+        // 100,000 '[' on the third line: the parser used to recurse until the stack overflowed.
+        let arrays = error("[access]\n# uids\nreadOnlyUids = " + String(repeating: "[", count: 100_000))
+        #expect(arrays?.line == 3)
+        #expect(arrays?.message.contains("nest deeper than \(TOML.maxNesting) levels") == true, "\(String(describing: arrays))")
+        #expect(arrays?.column == 16 + TOML.maxNesting, "the column of the first bracket past the limit")
+        let tables = error("\n" + "a = " + String(repeating: "{ b = ", count: 20_000) + "1" + String(repeating: " }", count: 20_000))
+        #expect(tables?.line == 2)
+        #expect(tables?.message.contains("nest deeper than") == true)
+        let dotted = error(String(repeating: "k.", count: 100_000) + "k = 1")
+        #expect(dotted?.line == 1)
+        #expect(dotted?.message.contains("more than \(TOML.maxNesting) parts") == true)
+        let header = error("[" + String(repeating: "t.", count: 100_000) + "t]\n")
+        #expect(header?.message.contains("more than \(TOML.maxNesting) parts") == true)
+        // At the limit everything still parses.
+        let deepest = String(repeating: "[", count: TOML.maxNesting) + "1" + String(repeating: "]", count: TOML.maxNesting)
+        #expect(error("x = " + deepest) == nil)
+        #expect(error(Array(repeating: "k", count: TOML.maxNesting).joined(separator: ".") + " = 1") == nil)
+    }
+
+    @Test("a 100,000-entry integer array on one line parses in work linear in its size, columns still right")
+    func longArrayIsLinear() throws {
+        let entries = (0..<100_000).map { String($0 * 7) }
+        let text = "readOnlyUids = [" + entries.joined(separator: ", ") + "]\n"
+        let (table, work) = try TOML.parseCountingWork(text)
+        guard case .array(let elements)? = table["readOnlyUids"]?.node.value else {
+            Issue.record("not an array")
+            return
+        }
+        #expect(elements.count == 100_000)
+        #expect(elements.last?.position == TOMLPosition(line: 1, column: text.utf8.count - 7))
+        // Every byte is stepped over once; a rescan of the line per value would be ~10^10.
+        #expect(work <= 2 * text.utf8.count, "work \(work) for \(text.utf8.count) bytes")
+        let configuration = try Configuration.parse("[access]\n" + text)
+        #expect(configuration.access.readOnlyUids.count == 100_000)
+    }
+
+    @Test("columns count Unicode scalars, also after multi-byte characters and a byte order mark")
+    func columnsCountScalars() {
+        #expect(error("a = \"é€😀\" x")?.column == 11)
+        #expect(error("\u{FEFF}a = = 1")?.column == 6)
+    }
 }
+

@@ -7,9 +7,20 @@ public enum TOML {
     /// Parses a whole document.
     /// - Throws: `ConfigError` with the line and column of the first problem.
     public static func parse(_ text: String) throws(ConfigError) -> TOMLTable {
+        try parseCountingWork(text).table
+    }
+
+    /// How deeply arrays, inline tables and the parts of a dotted key may nest. Parsing, freezing
+    /// and reading the tree recurse, so without a bound a hostile file (100,000 `[`) would
+    /// overflow the stack; real configs nest two or three levels.
+    public static let maxNesting = 100
+
+    /// Parses, also returning the parser's work: bytes stepped over plus bytes rescanned to
+    /// compute columns. Linear parsing keeps it a small multiple of the text's size (tests).
+    static func parseCountingWork(_ text: String) throws(ConfigError) -> (table: TOMLTable, work: Int) {
         var parser = TOMLParser(text)
         let root = try parser.parseDocument()
-        return root.freeze()
+        return (root.freeze(), parser.work)
     }
 }
 
@@ -66,6 +77,13 @@ private struct TOMLParser {
     var index = 0
     var line = 1
     var lineStart = 0
+    /// The column (in Unicode scalars, 1-based) of `index`, kept up to date as the parser steps:
+    /// computing it by rescanning the line on every value made a long one-line array quadratic.
+    var column = 1
+    /// Arrays and inline tables open around the current value.
+    var nesting = 0
+    /// Bytes stepped over (see `TOML.parseCountingWork`).
+    var work = 0
 
     init(_ text: String) {
         bytes = Array(text.utf8)
@@ -74,14 +92,7 @@ private struct TOMLParser {
     // MARK: Positions and errors
 
     var position: TOMLPosition {
-        // Columns count Unicode scalars, not bytes.
-        var column = 1
-        var i = lineStart
-        while i < index && i < bytes.count {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
-        }
-        return TOMLPosition(line: line, column: column)
+        TOMLPosition(line: line, column: column)
     }
 
     func error(_ message: String) -> ConfigError {
@@ -116,8 +127,22 @@ private struct TOMLParser {
             if bytes[index] == UInt8(ascii: "\n") {
                 line += 1
                 lineStart = index + 1
+                column = 1
+            } else if bytes[index] & 0xC0 != 0x80 {
+                // Columns count Unicode scalars, not bytes: continuation bytes do not count.
+                column += 1
             }
             index += 1
+            work += 1
+        }
+    }
+
+    /// Counts a level of arrays or inline tables opened at `start`; past `TOML.maxNesting` it is
+    /// an error at that place.
+    mutating func enterNesting(_ start: TOMLPosition) throws(ConfigError) {
+        nesting += 1
+        if nesting > TOML.maxNesting {
+            throw ConfigError("arrays and inline tables nest deeper than \(TOML.maxNesting) levels", at: start)
         }
     }
 
@@ -173,7 +198,7 @@ private struct TOMLParser {
         let root = TableBuilder(position: TOMLPosition(line: 1, column: 1))
         root.explicitlyDefined = true
         var currentTable = root
-        if at("\u{FEFF}") { index += 3 }
+        if at("\u{FEFF}") { advance(3) }
         while true {
             try skipBlank()
             guard let byte = current else { break }
@@ -307,6 +332,9 @@ private struct TOMLParser {
             }
             skipWhitespace()
             guard current == UInt8(ascii: ".") else { return keys }
+            if keys.count >= TOML.maxNesting {
+                throw error("a dotted key has more than \(TOML.maxNesting) parts")
+            }
             advance()
         }
     }
@@ -399,6 +427,8 @@ private struct TOMLParser {
 
     mutating func parseArray() throws(ConfigError) -> [TOMLNode] {
         let start = position
+        try enterNesting(start)
+        defer { nesting -= 1 }
         advance()  // [
         var elements: [TOMLNode] = []
         while true {
@@ -424,6 +454,8 @@ private struct TOMLParser {
     }
 
     mutating func parseInlineTable() throws(ConfigError) -> TOMLTable {
+        try enterNesting(position)
+        defer { nesting -= 1 }
         advance()  // {
         let table = TableBuilder(position: position)
         skipWhitespace()
@@ -471,7 +503,7 @@ private struct TOMLParser {
             throw error("invalid UTF-8 sequence")
         }
         result += decoded
-        index += length
+        advance(length)
     }
 
     func checkStringCharacter(_ byte: UInt8, multiline: Bool) throws(ConfigError) {
