@@ -217,5 +217,19 @@ struct TOMLParserTests {
         #expect(error("a = \"é€😀\" x")?.column == 11)
         #expect(error("\u{FEFF}a = = 1")?.column == 6)
     }
+
+    @Test("date-times that are not RFC 3339 (no such day, hour 24, no seconds) are an error, as tomllib says")
+    func invalidDateTimesAreErrors() throws {
+        for bad in ["1979-02-30", "1900-02-29", "1979-13-01", "1979-00-10", "24:00:00", "07:60:00", "07:32",
+                    "1979-05-27T07:32", "1979-05-27T25:00:00", "1979-05-27T07:32:00+24:00", "1979-05-27T07:32:00.",
+                    "1979-05-27X07:32:00", "1979-05-27T07:32:00Zz"] {
+            let problem = error("\na = \(bad)\n")
+            #expect(problem?.line == 2, "\(bad): \(String(describing: problem))")
+        }
+        for good in ["2000-02-29", "1979-05-27T07:32:00Z", "1979-05-27t07:32:00.999999-07:00", "1979-05-27 07:32:00",
+                     "00:00:00.5", "23:59:59"] {
+            #expect(error("a = \(good)") == nil, "\(good)")
+        }
+    }
 }
 

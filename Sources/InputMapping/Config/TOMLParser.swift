@@ -668,6 +668,9 @@ private struct TOMLParser {
         }
         let token = String(decoding: bytes[tokenStart..<index], as: UTF8.self)
         if Self.looksLikeDate(token) || Self.looksLikeTime(token) {
+            guard Self.isDateTime(token) else {
+                throw ConfigError("invalid date-time '\(token)' (RFC 3339: a real date, hours 00-23, seconds required)", at: start)
+            }
             return TOMLNode(.dateTime(token), at: start)
         }
         if let value = Self.integer(token) { return TOMLNode(.integer(value), at: start) }
@@ -684,6 +687,59 @@ private struct TOMLParser {
         func digit(_ i: Int) -> Bool { ("0"..."9").contains(scalars[i]) }
         return digit(0) && digit(1) && digit(2) && digit(3) && scalars[4] == "-" && digit(5) && digit(6)
             && scalars[7] == "-" && digit(8) && digit(9)
+    }
+
+    /// One of TOML 1.0's four date-time forms (RFC 3339): `YYYY-MM-DD` (a day the month has),
+    /// optionally followed by `T`, `t` or a space and a time; a time `HH:MM:SS` with an optional
+    /// fraction, hours 00-23, minutes and seconds 00-59; after a date, an optional `Z`, `z` or
+    /// `±HH:MM` offset.
+    static func isDateTime(_ token: String) -> Bool {
+        let s = Array(token.utf8)
+        var i = 0
+        func number(_ count: Int) -> Int? {
+            guard i + count <= s.count else { return nil }
+            var value = 0
+            for k in i..<i + count {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(s[k]) else { return nil }
+                value = value * 10 + Int(s[k] - UInt8(ascii: "0"))
+            }
+            i += count
+            return value
+        }
+        func expect(_ byte: Character) -> Bool {
+            guard i < s.count, s[i] == byte.asciiValue! else { return false }
+            i += 1
+            return true
+        }
+        func time() -> Bool {
+            guard let hour = number(2), hour <= 23, expect(":"), let minute = number(2), minute <= 59, expect(":"),
+                let second = number(2), second <= 59
+            else { return false }
+            if i < s.count, s[i] == UInt8(ascii: ".") {
+                i += 1
+                guard number(1) != nil else { return false }
+                while i < s.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(s[i]) { i += 1 }
+            }
+            return true
+        }
+        if looksLikeTime(token) { return time() && i == s.count }
+        guard let year = number(4), expect("-"), let month = number(2), (1...12).contains(month), expect("-"),
+            let day = number(2), day >= 1
+        else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard day <= days else { return false }
+        if i == s.count { return true }
+        guard s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ") else { return false }
+        i += 1
+        guard time() else { return false }
+        if i == s.count { return true }
+        if s[i] == UInt8(ascii: "Z") || s[i] == UInt8(ascii: "z") { return i + 1 == s.count }
+        guard s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") else { return false }
+        i += 1
+        guard let offsetHour = number(2), offsetHour <= 23, expect(":"), let offsetMinute = number(2), offsetMinute <= 59
+        else { return false }
+        return i == s.count
     }
 
     static func looksLikeTime(_ token: String) -> Bool {
