@@ -36,7 +36,7 @@ public enum SceneFile {
         }
         let value = document["root"] == nil ? document["scene"] ?? document : document
         do {
-            return try value.decode(Scene.self)
+            return try value.decode(Scene.self, strict: true)  // unknown fields rejected, as calls do
         } catch {
             throw LoadError(description: "\(source): not a scene: \(describe(error))")
         }
