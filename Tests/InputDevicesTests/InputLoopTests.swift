@@ -307,4 +307,57 @@ struct BackendChoiceTests {
         #expect(BackendChoice.decide(.keyboard, forced: .libinput, udevRuns: false)
             == .unusable(problem: BackendChoice.libinputNeedsUdevd))
     }
+
+    @Test("the policy sees a node's siblings (same sysfs parent), and a sibling listed later re-decides the earlier node")
+    func policySeesSiblings() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        // A fake sysfs: event1 and event2 are two input devices of one physical device (hid0),
+        // event3 belongs to another one.
+        for (event, input, parent, name) in [("event1", "input1", "hid0", "AT Translated Set 2 keyboard"),
+                                             ("event2", "input2", "hid0", "Consumer Control"),
+                                             ("event3", "input3", "hid1", "Consumer Control")] {
+            dir.mkdir("sys")
+            dir.mkdir("sys/devices")
+            dir.mkdir("sys/devices/\(parent)")
+            dir.mkdir("sys/devices/\(parent)/\(input)")
+            dir.touch("sys/devices/\(parent)/\(input)/name", contents: name + "\n")
+            dir.symlink("..", at: "sys/devices/\(parent)/\(input)/device")
+            dir.mkdir("sys/class")
+            dir.mkdir("sys/class/input")
+            dir.mkdir("sys/class/input/\(event)")
+            dir.symlink("../../../devices/\(parent)/\(input)", at: "sys/class/input/\(event)/device")
+        }
+        dir.mkdir("dev")
+        dir.touch("dev/event2")  // the media node first, as a laptop's often is
+        dir.touch("dev/event3")
+        let recorder = Recorder()
+        // The laptop profile's rule: a keyboard named so, or (siblings = true) a node beside one.
+        let loop = try InputLoop(
+            configuration: InputLoopConfiguration(
+                inputDirectory: dir.file("dev"), sysfsRoot: dir.file("sys"), useUdev: false, retryDelaysUsec: [],
+                classify: { _ in .keyboard },
+                policy: { identity, siblings in
+                    let laptop = ([identity] + siblings).contains { $0.name == "AT Translated Set 2 keyboard" }
+                    return DevicePolicy(ignoreReason: "not opened in this test", profile: laptop ? "laptop" : nil)
+                }),
+            delegate: recorder)
+        try loop.start()
+        defer { loop.stop() }
+        func profile(_ id: String) -> String?? {
+            recorder.all.reversed().lazy.compactMap { call -> DeviceInfo? in
+                switch call {
+                case .added(let info), .changed(let info): info.id == id ? info : nil
+                default: nil
+                }
+            }.first.map(\.profile)
+        }
+        #expect(await eventually { profile("input2-event2") != nil && profile("input3-event3") != nil })
+        #expect(profile("input2-event2") == .some(nil), "no keyboard beside it yet")
+        dir.touch("dev/event1")
+        #expect(await eventually { profile("input2-event2") == .some("laptop") }, "\(recorder.all)")
+        #expect(profile("input1-event1") == .some("laptop"))
+        #expect(profile("input3-event3") == .some(nil), "another physical device")
+    }
 }
+
