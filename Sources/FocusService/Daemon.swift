@@ -93,6 +93,9 @@ final class DaemonCore {
     var maxConnectionsPerUID: Int
     /// The socket file, for the read-only users' ACL (nil: an abstract or unknown socket).
     var socketPath: String?
+    /// Whether focusd wrote that ACL (only then does a config without read-only users remove it:
+    /// an ACL an administrator set by hand stays).
+    var socketACLWritten = false
     let logger: Logger
 
     init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger) {
@@ -316,10 +319,12 @@ final class DaemonService: Sendable {
     /// Lets the read-only uids and gids reach the socket (an ACL on it and its directory; see
     /// `SocketACL`). Returns the problems, for the log and a reload's warnings.
     static func grantReadOnlyUsers(_ access: AccessSettings, core: DaemonCore) -> [String] {
+        let none = access.readOnlyUids.isEmpty && access.readOnlyGids.isEmpty
         guard let path = core.socketPath else {
-            if access.readOnlyUids.isEmpty && access.readOnlyGids.isEmpty { return [] }
-            return ["the socket has no path: read-only uids and gids must be let in by other means"]
+            return none ? [] : ["the socket has no path: read-only uids and gids must be let in by other means"]
         }
+        if none && !core.socketACLWritten { return [] }
+        core.socketACLWritten = !none
         return SocketACL.apply(access, socketPath: path)
     }
 

@@ -10,8 +10,10 @@ import Glibc
 /// entries on the socket (read and write, which `connect` needs) and search on its directory.
 /// What they may call is still decided per call by `AccessPolicy` (read-only calls only).
 ///
-/// Written as the `system.posix_acl_access` extended attribute (no libacl). The entries are
-/// replaced on every reload, so a uid removed from the config loses its entry. Setting an ACL
+/// Written as the `system.posix_acl_access` extended attribute (no libacl). While read-only users
+/// are configured focusd owns the ACL of the socket and its directory: it is replaced on every
+/// reload, so a uid removed from the config loses its entry, and removed when the last one goes;
+/// without any, focusd leaves an ACL set by hand alone. Setting an ACL
 /// needs the file's owner (or CAP_FOWNER): under socket activation, `focusd.socket` makes the
 /// socket the focusd user's (`SocketUser=focusd`) for this.
 enum SocketACL {
