@@ -223,6 +223,7 @@ struct DeploymentTests {
             ("/usr/lib/sysusers.d/focusd.conf", 0o644), ("/usr/lib/tmpfiles.d/focusd.conf", 0o644),
             ("/usr/share/focusd/io.focusd.Focus.varlink", 0o644), ("/usr/share/focusd/io.focusd.Input.varlink", 0o644),
             ("/usr/share/doc/focusd/README.md", 0o644), ("/usr/share/doc/focusd/focusd.example.toml", 0o644),
+            ("/usr/share/doc/focusd/focusd-websocket.conf", 0o644), ("/usr/share/focusd/web/focusd.js", 0o644),
         ]
         for (path, mode) in expected {
             let attributes = try FileManager.default.attributesOfItem(atPath: root + path)
@@ -380,7 +381,7 @@ private struct StagedSource {
         let manager = FileManager.default
         for relative in [
             "scripts/install", "udev/70-focusd.rules", "udev/focusd.service", "udev/focusd.socket",
-            "udev/focusd.sysusers", "udev/focusd.tmpfiles", "udev/README.md",
+            "udev/focusd.sysusers", "udev/focusd.tmpfiles", "udev/README.md", "udev/focusd-websocket.conf", "web/focusd.js",
             "Sources/FocusService/Resources/io.focusd.Focus.varlink",
             "Sources/FocusService/Resources/io.focusd.Input.varlink",
         ] {
