@@ -171,9 +171,7 @@ const round = (value) => Math.round(value * 100) / 100;
 
 function isNodeElement(element) {
   for (const name of element.getAttributeNames()) {
-    if (name === ATTRIBUTE_PREFIX || name.startsWith(ATTRIBUTE_PREFIX + "-")) {
-      if (name !== "data-focused") return true;
-    }
+    if (name === "data-focusable" || name === ATTRIBUTE_PREFIX || name.startsWith(ATTRIBUTE_PREFIX + "-")) return true;
   }
   return false;
 }
@@ -201,6 +199,19 @@ function parseMap(text) {
     if (eq > 0) map[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
   }
   return map;
+}
+
+/**
+ * The element's layout box in viewport coordinates: `getBoundingClientRect`, without the
+ * element's own transform, so a focus effect that scales the focused element (tvOS's lift) does
+ * not change its frame. The box keeps the transformed box's centre.
+ */
+function layoutRect(element) {
+  const rect = element.getBoundingClientRect();
+  if (!(element instanceof HTMLElement) || getComputedStyle(element).transform === "none") return rect;
+  const width = element.offsetWidth, height = element.offsetHeight;
+  const cx = rect.left + rect.width / 2, cy = rect.top + rect.height / 2;
+  return { left: cx - width / 2, top: cy - height / 2, width, height };
 }
 
 const number = (text) => (text == null || text === "" ? undefined : Number(text));
@@ -238,7 +249,12 @@ export class SceneBinding extends EventTarget {
     this._applying = false;
     this._focusedElement = null;
     this._resize = new ResizeObserver(() => this._scheduleFlush());
-    this._mutation = new MutationObserver(() => this._scheduleFlush());
+    // Its own marks (data-focused, tabindex) change nothing in the scene.
+    this._mutation = new MutationObserver((records) => {
+      if (records.some((r) => r.type !== "attributes" || (r.attributeName !== "data-focused" && r.attributeName !== "tabindex"))) {
+        this._scheduleFlush();
+      }
+    });
     this._mutation.observe(root, { subtree: true, childList: true, attributes: true, characterData: false });
     this._onOpen = () => this._install();
     client.addEventListener("open", this._onOpen);
@@ -367,14 +383,14 @@ export class SceneBinding extends EventTarget {
   _ownFields(element, id, origin) {
     const a = (name) => element.getAttribute(`data-focus-${name}`);
     const has = (name) => element.hasAttribute(`data-focus-${name}`);
-    const rect = element.getBoundingClientRect();
+    const rect = layoutRect(element);
     const node = { id };
     if (element === this.root) {
       node.frame = { x: 0, y: 0, width: round(rect.width), height: round(rect.height) };
     } else if (!(has("index") && has("slot-frame"))) {
       node.frame = { x: round(rect.left - origin.x), y: round(rect.top - origin.y), width: round(rect.width), height: round(rect.height) };
     }
-    if (has("focusable") || element.getAttribute("data-focus") === "focusable") node.focusable = a("focusable") !== "false";
+    if (element.hasAttribute("data-focusable")) node.focusable = element.getAttribute("data-focusable") !== "false";
     if (has("disabled") || element.matches(":disabled")) node.disabled = true;
     if (has("interactions")) node.interactions = parseList(a("interactions"));
     if (has("section")) node.section = true;
@@ -569,7 +585,34 @@ export class SceneBinding extends EventTarget {
     element.scrollTo({ left: x, top: y, behavior: this.options.scrollBehavior });
   }
 
+  /** Folds a Monitor event into `state` (the stream sends the state once, then events). */
+  _fold(event) {
+    const state = this.state;
+    if (!state || event.scene !== this.name) return;
+    const main = !event.track || event.track === "main";
+    if (event.kind === "focus" && main) state.focused = event.to ?? null;
+    if (event.kind === "focus" && !main) state.accessibilityFocused = event.to ?? null;
+    if (event.kind === "bindings" && main) {
+      for (const changed of event.bindings ?? []) {
+        const index = state.bindings.findIndex((b) => b.name === changed.name);
+        if (index >= 0) state.bindings[index] = changed;
+        else state.bindings.push(changed);
+      }
+    }
+    if (event.kind === "values") state.focusedValues = event.values ?? {};
+    if (event.kind === "scroll") {
+      state.scroll = (state.scroll ?? []).filter((s) => s.node !== event.node);
+      state.scroll.push({ node: event.node, offsetX: event.offsetX ?? 0, offsetY: event.offsetY ?? 0 });
+    }
+    if (event.revision > state.revision) state.revision = event.revision;
+    if (event.kind === "focus" && main) this._applyFocus();
+    if (["focus", "bindings", "values", "scroll"].includes(event.kind)) {
+      this.dispatchEvent(new CustomEvent("state", { detail: state }));
+    }
+  }
+
   _event(event) {
+    this._fold(event);
     let element = null;
     switch (event.kind) {
       case "focus":
