@@ -387,7 +387,7 @@ export class SceneBinding extends EventTarget {
     const node = { id };
     if (element === this.root) {
       node.frame = { x: 0, y: 0, width: round(rect.width), height: round(rect.height) };
-    } else if (!(has("index") && has("slot-frame"))) {
+    } else {
       node.frame = { x: round(rect.left - origin.x), y: round(rect.top - origin.y), width: round(rect.width), height: round(rect.height) };
     }
     if (element.hasAttribute("data-focusable")) node.focusable = element.getAttribute("data-focusable") !== "false";

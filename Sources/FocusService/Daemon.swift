@@ -208,9 +208,10 @@ final class DaemonService: Sendable {
         }
         let (server, webSocketServer) = try loop.flatSubmit {
             let service = Self.makeVarlinkService(core: core)
+            // Both servers serve the one service, which stays on the loop.
             return VarlinkServer.startOnEventLoop(
                 service: service, endpoint: socket.endpoint, configuration: varlinkConfiguration, eventLoop: loop
-            ).flatMap { server -> EventLoopFuture<(VarlinkServer, VarlinkWebSocketServer?)> in
+            ).assumeIsolated().flatMap { server -> EventLoopFuture<(VarlinkServer, VarlinkWebSocketServer?)> in
                 guard let webSocket else { return loop.makeSucceededFuture((server, nil)) }
                 return VarlinkWebSocketServer.startOnEventLoop(
                     service: service, host: webSocket.address.host, port: webSocket.address.port,
@@ -220,7 +221,7 @@ final class DaemonService: Sendable {
                         throw Daemon.StartupError(description: "cannot serve WebSocket on \(webSocket.address): \(error)")
                     }
                 }
-            }
+            }.nonisolated()
         }.wait()
 
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil

@@ -1285,7 +1285,7 @@ export class SceneBinding extends EventTarget {
     const node = { id };
     if (element === this.root) {
       node.frame = { x: 0, y: 0, width: round(rect.width), height: round(rect.height) };
-    } else if (!(has("index") && has("slot-frame"))) {
+    } else {
       node.frame = { x: round(rect.left - origin.x), y: round(rect.top - origin.y), width: round(rect.width), height: round(rect.height) };
     }
     if (element.hasAttribute("data-focusable")) node.focusable = element.getAttribute("data-focusable") !== "false";
@@ -1619,6 +1619,9 @@ export function bindScene(client, root, options) {
   .main { display: flex; gap: 24px; }
   .rail { width: 820px; overflow: hidden; display: flex; gap: 16px; padding: 8px; box-sizing: border-box; }
   .tile { flex: 0 0 180px; height: 120px; padding: 10px; box-sizing: border-box; background: #334; }
+  .lazy { width: 820px; height: 150px; overflow: hidden; margin-top: 16px; padding: 8px; box-sizing: border-box; }
+  #catalog { position: relative; width: 196000px; height: 120px; }
+  #catalog .tile { position: absolute; top: 0; width: 180px; }
   .settings { display: flex; flex-direction: column; gap: 10px; width: 260px; }
   .setting { padding: 10px 16px; }
   [data-focused] { border-color: #ffd54a; transform: scale(1.06); background: #456; }
@@ -1648,6 +1651,11 @@ export function bindScene(client, root, options) {
       <div class="setting" id="signOut" data-focusable data-focus-values="title=Sign out">Sign out</div>
     </div>
   </div>
+  <!-- A lazy list: 1,000 items, only those near the viewport built; focusd asks for the others. -->
+  <div class="lazy" id="more" data-focus-scroll="horizontal" data-focus-section>
+    <div id="catalog" data-focus-collection="row" data-focus-count="1000" data-focus-item-width="180"
+         data-focus-item-height="120" data-focus-spacing="16"></div>
+  </div>
 </div>
 <script type="module">
   import { connect, bindScene } from "./focusd.js";
@@ -1662,6 +1670,23 @@ export function bindScene(client, root, options) {
     tile.textContent = `Title ${i}`;
     rail.append(tile);
   }
+
+  const catalog = document.getElementById("catalog");
+  const buildItem = (index) => {
+    if (catalog.querySelector(`[data-focus-index="${index}"]`)) return;
+    const item = document.createElement("div");
+    item.className = "tile";
+    item.id = `item${index}`;
+    item.dataset.focusable = "";
+    item.dataset.focusIndex = String(index);
+    item.dataset.focusValues = `title=Item ${index}`;
+    item.style.left = `${index * 196}px`;
+    item.textContent = `Item ${index}`;
+    catalog.append(item);
+  };
+  for (let i = 0; i < 5; i++) buildItem(i);
+  // focusd focused an item that is not built: build it (the binding sends it; focus passes to it).
+  catalog.addEventListener("focusd:materialize", (event) => buildItem(event.detail.index));
 
   // What a test (or a curious reader) can look at.
   const demo = { clicks: [], focusTimes: [], focused: [] };

@@ -162,8 +162,13 @@ public final class VarlinkWebSocketServer: Sendable {
         let origin = origin.lowercased()
         let (scheme, rest) = splitScheme(origin)
         for pattern in patterns.map({ $0.lowercased() }) {
-            if pattern == "*" || pattern == origin { return true }
-            guard let scheme else { continue }
+            if pattern == "*" { return true }
+            // Without a scheme only `null` is an origin, and only when listed as such.
+            guard let scheme else {
+                if origin == "null" && pattern == "null" { return true }
+                continue
+            }
+            if pattern == origin { return true }
             let (patternScheme, patternRest) = splitScheme(pattern)
             if let patternScheme {
                 // `scheme://host` without a port: any port of that host.
@@ -191,8 +196,18 @@ public final class VarlinkWebSocketServer: Sendable {
     }
 
     /// Decides a handshake request: origin, token, connection cap.
-    public static func decide(_ head: HTTPRequestHead, configuration: Configuration, open: Int) -> HandshakeDecision {
-        guard let origin = head.headers["Origin"].first else {
+    static func decide(_ head: HTTPRequestHead, configuration: Configuration, open: Int) -> HandshakeDecision {
+        decide(
+            origin: head.headers["Origin"].first, subprotocols: head.headers["Sec-WebSocket-Protocol"], uri: head.uri,
+            configuration: configuration, open: open)
+    }
+
+    /// Decides a handshake from its `Origin`, its `Sec-WebSocket-Protocol` header values, its
+    /// request URI, and the number of connections open.
+    public static func decide(
+        origin: String?, subprotocols: [String], uri: String, configuration: Configuration, open: Int
+    ) -> HandshakeDecision {
+        guard let origin else {
             return .refuse(status: 403, reason: "no Origin header")
         }
         guard originAllowed(origin, patterns: configuration.origins) else {
@@ -200,16 +215,14 @@ public final class VarlinkWebSocketServer: Sendable {
         }
         var subprotocol: String?
         if let token = configuration.token {
-            let offered = head.headers["Sec-WebSocket-Protocol"]
-                .flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingSpaces() }
+            let offered = subprotocols.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces() }
             let prefix = "focusd.token."
             if let match = offered.first(where: { $0.hasPrefix(prefix) && constantTimeEqual(String($0.dropFirst(prefix.count)), token) }) {
                 subprotocol = match
-            } else if let query = queryValue(head.uri, "token"), constantTimeEqual(query, token) {
+            } else if let query = queryValue(uri, "token"), constantTimeEqual(query, token) {
                 subprotocol = nil
             } else {
-                let given = offered.contains { $0.hasPrefix(prefix) } || queryValue(head.uri, "token") != nil
+                let given = offered.contains { $0.hasPrefix(prefix) } || queryValue(uri, "token") != nil
                 return .refuse(status: 403, reason: given ? "wrong token" : "a token is required")
             }
         }

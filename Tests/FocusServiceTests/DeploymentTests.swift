@@ -143,6 +143,18 @@ struct DeploymentTests {
         #expect(complaints == [], "systemd-analyze verify: \(verify.output)")
     }
 
+    @Test("the WebSocket drop-in ships commented; uncommented it adds exactly AF_INET and AF_INET6")
+    func webSocketDropIn() throws {
+        let text = try Repo.read("udev/focusd-websocket.conf")
+        // As shipped it changes nothing: every line is a comment or blank.
+        #expect(text.split(separator: "\n").allSatisfy { $0.isEmpty || $0.hasPrefix("#") })
+        let enabled = text.split(separator: "\n").filter { $0.hasPrefix("#[") || $0.hasPrefix("#Restrict") }
+            .map { $0.dropFirst() }.joined(separator: "\n")
+        let dropIn = UnitFile(enabled)
+        #expect(dropIn["Service", "RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK AF_INET AF_INET6"])
+        #expect(UnitFile(try Repo.read("udev/focusd.service"))["Service", "RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK"])
+    }
+
     @Test("the service runs as user focusd with the hardening of service.md §4, started by its socket")
     func serviceHardening() throws {
         let service = UnitFile(try Repo.read("udev/focusd.service"))

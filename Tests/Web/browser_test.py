@@ -212,6 +212,25 @@ def main():
     check("…through UpdateScene of that node, not the whole scene", updates and upserted == ["heroNew"],
           f"upserted {upserted}")
 
+    # The binding's side of focus.md §12 on its own: `scroll` and `materialize` events as the
+    # contract defines them, handed to the binding directly (this focusd may not send them yet).
+    revision = page.eval("focusdDemo.scene.state.revision")
+    page.eval(f"focusdDemo.scene._event({{kind: 'scroll', scene: 'web-demo', revision: {revision}, node: 'rail', offsetX: 300, offsetY: 0}}); true")
+    check("the binding applies a `scroll` event to its container", page.eval("document.getElementById('rail').scrollLeft") == 300,
+          f"rail scrollLeft {page.eval('document.getElementById(`rail`).scrollLeft')}")
+    page.eval(f"focusdDemo.scene._event({{kind: 'scroll', scene: 'web-demo', revision: {revision}, node: 'rail', offsetX: 0, offsetY: 0}}); true")
+    page.eval(f"focusdDemo.scene._event({{kind: 'materialize', scene: 'web-demo', revision: {revision}, node: 'catalog', index: 9}}); true")
+    def scene_ids():
+        scene = varlink("io.focusd.Inspect.GetScene", {"scene": "web-demo"})["parameters"]["scene"]
+        ids, stack = [], [scene["root"]]
+        while stack:
+            node = stack.pop()
+            ids.append(node["id"])
+            stack += node.get("children", [])
+        return ids
+    check("a `materialize` event reaches the page's lazy list, and the item it builds reaches the scene",
+          wait_for(lambda: "item9" in scene_ids(), 5), f"page built {page.eval('!!document.getElementById(`item9`)')}")
+
     # A scrolled rail scrolls in the page (needs scroll containers in the engine, focus.md §12).
     state = varlink("io.focusd.Focus.GetState", {"scene": "web-demo"})["parameters"]["state"]
     if "scroll" not in state:
@@ -226,6 +245,17 @@ def main():
         scrolled = wait_for(lambda: page.eval("document.getElementById('rail').scrollLeft") > 0, 5)
         check("a scrolled rail scrolls in the page", scrolled and abs(page.eval("document.getElementById('rail').scrollLeft") - offset()) < 1,
               f"rail scrollLeft {page.eval('document.getElementById(`rail`).scrollLeft')}, focusd offset {offset()}")
+
+    # A lazy list: focus on an item that is not built asks the page to build it (materialize),
+    # and focus passes to the built element (needs collections in the engine, focus.md §12).
+    if "scroll" not in state:
+        print("skip - materialize builds the item in the page's lazy list: this focusd has no collections yet")
+    else:
+        focusctl("focus", "catalog#7")
+        built = wait_for(lambda: active() == "item7", 5)
+        check("materialize builds the item in the page's lazy list, and focus passes to it", built,
+              f"page {active()}, built {page.eval('[...document.querySelectorAll(`#catalog [data-focus-index]`)].map(e => e.id)')}")
+        check("…and the lazy list's scroll container scrolls to it", page.eval("document.getElementById('more').scrollLeft") > 0)
 
     # Latency: a move at the socket → the page's focus handler (wall clock on both sides).
     focusctl("focus", "heroFeatured")
@@ -297,7 +327,7 @@ def main():
     wait_for(lambda: active() == "heroTrending", 5)
     time.sleep(0.3)
     shot = base64.b64decode(page.send("Page.captureScreenshot", format="png", clip={
-        "x": 0, "y": 0, "width": 1200, "height": 460, "scale": 1})["data"])
+        "x": 0, "y": 0, "width": 1200, "height": 640, "scale": 1})["data"])
     path = os.path.join(work, "screenshot.png")
     open(path, "wb").write(shot)
     if args.screenshot:
