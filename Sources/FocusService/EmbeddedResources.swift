@@ -1106,10 +1106,33 @@ function parseMap(text) {
  */
 function layoutRect(element) {
   const rect = element.getBoundingClientRect();
-  if (!(element instanceof HTMLElement) || getComputedStyle(element).transform === "none") return rect;
-  const width = element.offsetWidth, height = element.offsetHeight;
-  const cx = rect.left + rect.width / 2, cy = rect.top + rect.height / 2;
+  const style = getComputedStyle(element);
+  if (style.transform === "none") return rect;
+  const m = new DOMMatrixReadOnly(style.transform);
+  let width, height, cx, cy;
+  if (m.is2D && m.b === 0 && m.c === 0 && m.a > 0 && m.d > 0) {
+    // Scale and translate about the default origin (the centre): undo both.
+    width = rect.width / m.a;
+    height = rect.height / m.d;
+    cx = rect.left + rect.width / 2 - m.e;
+    cy = rect.top + rect.height / 2 - m.f;
+  } else {
+    width = element.offsetWidth ?? rect.width;
+    height = element.offsetHeight ?? rect.height;
+    cx = rect.left + rect.width / 2;
+    cy = rect.top + rect.height / 2;
+  }
   return { left: cx - width / 2, top: cy - height / 2, width, height };
+}
+
+/** Whether two frames differ by more than layout noise (a transition's sub-pixel steps). */
+function framesDiffer(a, b) {
+  if (!a || !b) return a !== b;
+  return ["x", "y", "width", "height"].some((k) => Math.abs(a[k] - b[k]) > 0.5);
+}
+
+function subtreeIds(node) {
+  return [node.id, ...(node.children ?? []).flatMap(subtreeIds)];
 }
 
 const number = (text) => (text == null || text === "" ? undefined : Number(text));
@@ -1252,8 +1275,9 @@ export class SceneBinding extends EventTarget {
       const node = this._ownFields(element, id, origin);
       seenElements.set(id, element);
       // Offsets are focusd's to change (scrolling changes no frame): not a reason to update.
-      const json = JSON.stringify(node, (key, value) => (key === "offsetX" || key === "offsetY" ? undefined : value));
-      flat.set(id, { parent: parentId, index, json, own: { ...node }, element });
+      // Frames are compared with a tolerance (see _flush).
+      const json = JSON.stringify(node, (key, value) => (key === "offsetX" || key === "offsetY" || key === "frame" ? undefined : value));
+      flat.set(id, { parent: parentId, index, json, frame: node.frame, own: { ...node }, element });
       // Children: the nearest marked descendants, in document order.
       const childOrigin = node.scroll ? this._contentOrigin(element) : origin;
       const children = [];
@@ -1346,7 +1370,8 @@ export class SceneBinding extends EventTarget {
     const { scene, described } = this.buildScene();
     try {
       const reply = await this.client.call("io.focusd.Focus.SetScene", { scene });
-      this._sent = new Map([...described.flat].map(([id, n]) => [id, { parent: n.parent, index: n.index, json: n.json }]));
+      this.state = null; // a new scene: its revisions start again
+      this._sent = new Map([...described.flat].map(([id, n]) => [id, { parent: n.parent, index: n.index, json: n.json, frame: n.frame }]));
       this._installed = true;
       this._observe();
       this._setState(reply.state);
@@ -1390,7 +1415,10 @@ export class SceneBinding extends EventTarget {
     const changed = new Set();
     for (const [id, node] of now) {
       const before = this._sent.get(id);
-      if (!before || before.json !== node.json || before.parent !== node.parent || before.index !== node.index) changed.add(id);
+      if (!before || before.json !== node.json || before.parent !== node.parent || before.index !== node.index
+        || framesDiffer(before.frame, node.frame)) {
+        changed.add(id);
+      }
     }
     const removed = [...this._sent.keys()].filter((id) => !now.has(id));
     if (!changed.size && !removed.length) return;
@@ -1426,7 +1454,12 @@ export class SceneBinding extends EventTarget {
     this._updating = this.client.call("io.focusd.Focus.UpdateScene", params);
     try {
       const reply = await this._updating;
-      this._sent = new Map([...now].map(([id, n]) => [id, { parent: n.parent, index: n.index, json: n.json }]));
+      // What focusd has now: the nodes sent, and for the others what they had before.
+      const sent = new Set(upsert.flatMap((p) => subtreeIds(p.node)));
+      this._sent = new Map([...now].map(([id, n]) => {
+        const kept = sent.has(id) ? n : this._sent.get(id) ?? n;
+        return [id, { parent: n.parent, index: n.index, json: n.json, frame: kept.frame }];
+      }));
       this._observe();
       this._setState(reply.state);
       this.dispatchEvent(new CustomEvent("update", { detail: params }));

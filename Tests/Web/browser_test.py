@@ -186,6 +186,19 @@ def main():
     check("`Send select` fires the focused element's click", clicked == [after],
           f"clicks {clicked}, reply {reply.get('parameters', reply).get('consumed')}")
 
+    # Bindings and focused values are readable from the page.
+    focusctl("focus", "tabMovies")
+    wait_for(lambda: active() == "tabMovies", 5)
+    binding = wait_for(lambda: page.eval("focusdDemo.scene.binding('tab')") == "movies", 5)
+    check("the page reads a binding's value (focused(_:equals:))", binding, f"tab = {page.eval('focusdDemo.scene.binding(`tab`)')}")
+    focusctl("focus", "heroNew")
+    values = wait_for(lambda: page.eval("focusdDemo.scene.focusedValues.title") == "New", 5)
+    check("the page reads the focused values (focusedValue)", values, json.dumps(page.eval("focusdDemo.scene.focusedValues")))
+    setter = page.eval("focusdDemo.scene.setBinding('tab', 'shows').then(() => document.activeElement.id)")
+    check("a FocusState write from the page focuses the bound element", setter == "tabShows", f"{setter}")
+    focusctl("focus", after)
+    wait_for(lambda: active() == after, 5)
+
     # Keyboard reaching the page does not move focus on the page: focusd owns the keys.
     page.send("Input.dispatchKeyEvent", type="keyDown", key="ArrowRight", code="ArrowRight", windowsVirtualKeyCode=39)
     page.send("Input.dispatchKeyEvent", type="keyUp", key="ArrowRight", code="ArrowRight", windowsVirtualKeyCode=39)
@@ -321,6 +334,8 @@ def main():
     back = wait_for(lambda: varlink("io.focusd.Focus.ListScenes")["parameters"].get("active") == "web-demo", 20, 0.1)
     check("after focusd restarts the page reconnects and sends its scene again", back,
           json.dumps(varlink("io.focusd.Focus.ListScenes")["parameters"]))
+    moved_to = focusctl("move", "right")
+    check("…and focus moves on the page again", wait_for(lambda: active() == moved_to, 5), f"page {active()}, focusd {moved_to}")
 
     # The screenshot for the README: focus on a hero item.
     focusctl("focus", "heroTrending")
