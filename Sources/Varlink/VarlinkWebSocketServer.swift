@@ -274,7 +274,10 @@ public final class VarlinkWebSocketServer: Sendable {
             .flatMap { [state] () -> EventLoopFuture<Void> in
                 let children = Array(state.value.children.values)
                 let futures = children.map { $0.closeFuture }
-                for child in children { child.close(promise: nil) }
+                for child in children {
+                    child.pipeline.triggerUserOutboundEvent(WebSocketMessageHandler.GoingAway(), promise: nil)
+                    child.close(promise: nil)
+                }
                 return EventLoopFuture.andAllComplete(futures, on: self.eventLoop)
             }
     }
@@ -456,6 +459,18 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
             message.moveWriterIndex(to: message.writerIndex - 1)
         }
         context.write(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: message)), promise: promise)
+    }
+
+    /// The server is shutting down: the close frame says 1001 (going away), not 1008.
+    struct GoingAway: Sendable {}
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        if event is GoingAway {
+            closeCode = .goingAway
+            promise?.succeed()
+            return
+        }
+        context.triggerUserOutboundEvent(event, promise: promise)
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
