@@ -1162,7 +1162,7 @@ export class SceneBinding extends EventTarget {
     this.elements = new Map();
     this._ids = new WeakMap();
     this._generated = 0;
-    this._sent = new Map(); // id → {parent, index, json}
+    this._sent = new Map(); // id → {parent, index, json, frame}: what focusd has
     this._installed = false;
     this._flushScheduled = false;
     this._updating = null;
@@ -1494,8 +1494,18 @@ export class SceneBinding extends EventTarget {
     const element = this.focusedElement;
     if (element === this._focusedElement) return;
     this._focusedElement?.removeAttribute("data-focused");
+    const previous = this._focusedElement;
     this._focusedElement = element;
-    if (!element) return;
+    if (!element) {
+      // Nothing, or an item of a lazy list not built yet (`rail#57`): no element holds focus
+      // until the page builds it.
+      if (previous && previous === document.activeElement) {
+        this._applying = true;
+        previous.blur();
+        this._applying = false;
+      }
+      return;
+    }
     element.setAttribute("data-focused", "");
     if (!element.hasAttribute("tabindex") && element.tabIndex < 0) element.setAttribute("tabindex", "-1");
     // focusd owns scroll containers: the browser must not scroll them to the element itself.
