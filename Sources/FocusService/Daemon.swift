@@ -100,6 +100,8 @@ final class DaemonCore {
     var maxConnectionsPerUID: Int
     /// Where WebSocket clients are served (fixed at start; its access class follows reloads).
     var webSocketListen: ListenAddress?
+    /// The WebSocket server, whose origins, token and cap follow reloads.
+    var webSocketServer: VarlinkWebSocketServer?
     let logger: Logger
 
     init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger) {
@@ -224,6 +226,7 @@ final class DaemonService: Sendable {
             }.nonisolated()
         }.wait()
 
+        if let webSocketServer { try loop.submit { core.value.webSocketServer = webSocketServer }.wait() }
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
         try loop.submit {
             if let inputLoop {
@@ -362,6 +365,20 @@ final class DaemonService: Sendable {
         core.router.reconfigure(matcher)
         core.maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         core.access = core.makeAccess(configuration)
+        if let server = core.webSocketServer {
+            let settings = configuration.websocket
+            if settings.listen.map({ $0 != core.webSocketListen }) ?? false {
+                logger.warning("reload: websocket.listen changes only when focusd restarts")
+            }
+            if let listen = core.webSocketListen, !listen.isLoopback, settings.token == nil {
+                // Keep the running token rather than open a non-loopback port to anyone.
+                logger.error("reload: websocket.token is required on \(listen); keeping the running WebSocket settings")
+            } else {
+                server.reconfigure(
+                    origins: settings.origins ?? VarlinkWebSocketServer.Configuration.defaultOrigins, token: settings.token,
+                    maxConnections: settings.maxConnections)
+            }
+        }
         inputLoop?.reapplyPolicies()
         let names = configuration.profiles.map(\.name)
         for warning in configuration.warnings { logger.warning("reload: \(path): \(warning)") }

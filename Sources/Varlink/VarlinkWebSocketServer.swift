@@ -75,8 +75,14 @@ public final class VarlinkWebSocketServer: Sendable {
     private let state: NIOLoopBoundBox<State>
 
     final class State {
+        /// The handshake rules in force (``reconfigure(origins:token:maxConnections:)`` changes them).
+        var configuration: Configuration
         var open = 0
         var children: [ObjectIdentifier: any Channel] = [:]
+
+        init(configuration: Configuration) {
+            self.configuration = configuration
+        }
     }
 
     private init(eventLoop: any EventLoop, serverChannel: any Channel, state: NIOLoopBoundBox<State>) {
@@ -92,7 +98,7 @@ public final class VarlinkWebSocketServer: Sendable {
         service: VarlinkService, host: String, port: Int, configuration: Configuration, eventLoop: any EventLoop
     ) -> EventLoopFuture<VarlinkWebSocketServer> {
         let serviceBox = NIOLoopBoundBox(service, eventLoop: eventLoop)
-        let state = NIOLoopBoundBox(State(), eventLoop: eventLoop)
+        let state = NIOLoopBoundBox(State(configuration: configuration), eventLoop: eventLoop)
         let limits = configuration.limits
         let maxFrameSize = Int(min(UInt64(limits.maxMessageSize), UInt64(UInt32.max)))
         let bootstrap = ServerBootstrap(group: eventLoop)
@@ -104,7 +110,7 @@ public final class VarlinkWebSocketServer: Sendable {
                     automaticErrorHandling: true,
                     shouldUpgrade: { channel, head in
                         channel.eventLoop.makeCompletedFuture {
-                            let decision = decide(head, configuration: configuration, open: state.value.open)
+                            let decision = decide(head, configuration: state.value.configuration, open: state.value.open)
                             guard case .accept(let subprotocol) = decision else { return nil }
                             // The slot is taken now: the upgrade completes later.
                             state.value.open += 1
@@ -266,6 +272,14 @@ public final class VarlinkWebSocketServer: Sendable {
         return difference == 0
     }
 
+    /// Changes who may connect from now on (a configuration reload); connections already open
+    /// stay. Call on the event loop.
+    public func reconfigure(origins: [String], token: String?, maxConnections: Int) {
+        state.value.configuration.origins = origins
+        state.value.configuration.token = token
+        state.value.configuration.maxConnections = maxConnections
+    }
+
     /// Stops listening and closes every connection (WebSocket connections get a close frame).
     public func close() -> EventLoopFuture<Void> {
         let serverChannel = self.serverChannel
@@ -331,7 +345,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func respond(context: ChannelHandlerContext, to head: HTTPRequestHead) {
         if head.headers.contains(name: "Upgrade") {
             // The upgrader passed it on: refused (or not a WebSocket upgrade at all).
-            var decision = VarlinkWebSocketServer.decide(head, configuration: configuration, open: state.value.open)
+            var decision = VarlinkWebSocketServer.decide(head, configuration: state.value.configuration, open: state.value.open)
             if case .accept = decision { decision = .refuse(status: 403, reason: "not a valid WebSocket handshake") }
             guard case .refuse(let status, let reason) = decision else { return }
             configuration.limits.logger.notice(

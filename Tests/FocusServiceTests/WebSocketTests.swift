@@ -16,6 +16,8 @@ extension ServiceSocketTests {
             defer { daemon.stop() }
             let port = try webSocketPort(daemon)
             let script = ServiceTestPaths.peerScripts + "/websocket_peer.py"
+            var environment = environment
+            environment["FOCUSD_TEST_CONFIG"] = daemon.directory + "/focusd.toml"
             let assignments = environment.map { "\($0.key)=\($0.value)" }
             let run = try Subprocess.run(
                 "/usr/bin/env", assignments + ["python3", script, scenario, "ws://127.0.0.1:\(port)", daemon.socketPath], timeout: 50)
@@ -57,6 +59,12 @@ extension ServiceSocketTests {
             let output = try Self.run(
                 "token", config: "[websocket]\ntoken = \"\(token)\"\naccess = \"readOnly\"\n", environment: ["FOCUSD_TEST_TOKEN": token])
             #expect(output.contains("wrong token: 403"), "\(output)")
+        }
+
+        @Test("a reload changes the token and the origins for new handshakes; open connections stay")
+        func reloadRotatesToken() throws {
+            let output = try Self.run("reload", config: "[websocket]\ntoken = \"first-token-0123456789\"\n")
+            #expect(output.contains("old token after the reload: 403"), "\(output)")
         }
 
         @Test("oversized, too deep, malformed and binary messages close that connection only")

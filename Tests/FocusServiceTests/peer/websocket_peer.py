@@ -355,6 +355,26 @@ def pages():
     print("demo mode serves / and /focusd.js")
 
 
-{"conformance": conformance, "origins": origins, "token": token, "limits": limits, "never-reads": never_reads,
+def reload():
+    # The config of this run: token A; the script writes token B (and an origin list) and reloads.
+    config = os.environ["FOCUSD_TEST_CONFIG"]
+    old, new = "first-token-0123456789", "second-token-0123456789"
+    with ws(subprotocols=[f"focusd.token.{old}"]) as kept:
+        open(config, "w").write(f'[websocket]\ntoken = "{new}"\norigins = ["https://kiosk.example"]\n')
+        unix = Unix()
+        reply = unix.call("io.focusd.Input.ReloadConfig")
+        if "error" in reply:
+            fail(f"ReloadConfig: {reply}")
+        print("old token after the reload: 403", refused(403, origin="https://kiosk.example", subprotocols=[f"focusd.token.{old}"]))
+        print("old origin after the reload: 403", refused(403, subprotocols=[f"focusd.token.{new}"]))
+        with ws(origin="https://kiosk.example", subprotocols=[f"focusd.token.{new}"]) as conn:
+            ws_call(conn, "org.varlink.service.GetInfo")
+        print("the new token from the new origin: accepted")
+        if "error" in ws_call(kept, "org.varlink.service.GetInfo"):
+            fail("the connection opened before the reload was dropped")
+        print("a connection opened before the reload stays")
+
+
+{"reload": reload, "conformance": conformance, "origins": origins, "token": token, "limits": limits, "never-reads": never_reads,
  "many": many, "pings": pings, "pages": pages}[scenario]()
 print("OK")
