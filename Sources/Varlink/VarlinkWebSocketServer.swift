@@ -188,8 +188,12 @@ public final class VarlinkWebSocketServer: Sendable {
     }
 
     private static func splitScheme(_ text: String) -> (String?, String) {
-        guard let range = text.firstRange(of: "://") else { return (nil, text) }
-        return (String(text[..<range.lowerBound]), String(text[range.upperBound...]))
+        // By hand: String.firstRange(of: String) would link the regex engine (README, memory).
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 3, let index = (0...(bytes.count - 3)).first(where: {
+            bytes[$0] == UInt8(ascii: ":") && bytes[$0 + 1] == UInt8(ascii: "/") && bytes[$0 + 2] == UInt8(ascii: "/")
+        }) else { return (nil, text) }
+        return (String(decoding: bytes[..<index], as: UTF8.self), String(decoding: bytes[(index + 3)...], as: UTF8.self))
     }
 
     /// `host[:port]` → host (`[::1]:80` → `[::1]`).
@@ -198,7 +202,7 @@ public final class VarlinkWebSocketServer: Sendable {
             guard let end = authority.firstIndex(of: "]") else { return authority }
             return String(authority[...end])
         }
-        return String(authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        return String(authority.split(separator: Character(":"), maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
     /// Decides a handshake request: origin, token, connection cap.
@@ -221,7 +225,7 @@ public final class VarlinkWebSocketServer: Sendable {
         }
         var subprotocol: String?
         if let token = configuration.token {
-            let offered = subprotocols.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces() }
+            let offered = subprotocols.flatMap { $0.split(separator: Character(",")) }.map { $0.trimmingSpaces() }
             let prefix = "focusd.token."
             if let match = offered.first(where: { $0.hasPrefix(prefix) && constantTimeEqual(String($0.dropFirst(prefix.count)), token) }) {
                 subprotocol = match
@@ -240,8 +244,8 @@ public final class VarlinkWebSocketServer: Sendable {
 
     static func queryValue(_ uri: String, _ name: String) -> String? {
         guard let question = uri.firstIndex(of: "?") else { return nil }
-        for pair in uri[uri.index(after: question)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        for pair in uri[uri.index(after: question)...].split(separator: Character("&")) {
+            let parts = pair.split(separator: Character("="), maxSplits: 1, omittingEmptySubsequences: false)
             if parts.first.map(String.init) == name { return parts.count > 1 ? percentDecoded(String(parts[1])) : "" }
         }
         return nil
@@ -354,7 +358,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 body: Array("\(reason)\n".utf8), close: true)
             return
         }
-        let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "/")
+        let path = String(head.uri.split(separator: Character("?"), maxSplits: 1).first ?? "/")
         guard head.method == .GET || head.method == .HEAD, let page = configuration.pages[path] else {
             send(context: context, status: .notFound, type: "text/plain; charset=utf-8", body: Array("not found\n".utf8),
                 close: true)

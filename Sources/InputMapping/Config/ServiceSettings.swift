@@ -97,7 +97,7 @@ public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
             host = String(text[text.index(after: text.startIndex)..<close])
             portText = text[text.index(close, offsetBy: 2)...]
         } else if let colon = text.lastIndex(of: ":") {
-            guard !text[..<colon].contains(":") else {
+            guard !text[..<colon].contains(Character(":")) else {
                 return .failure(ConfigError("'\(text)' is not ADDR:PORT (an IPv6 address is written [::1]:PORT)"))
             }
             if colon != text.startIndex { host = String(text[..<colon]) }
@@ -112,9 +112,9 @@ public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
     /// 127.0.0.0/8, ::1 and `localhost`.
     public var isLoopback: Bool {
         if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = host.split(separator: Character("."), omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
