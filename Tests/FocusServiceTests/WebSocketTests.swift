@@ -97,6 +97,13 @@ extension ServiceSocketTests {
             #expect(output.contains("serves / and /focusd.js"), "\(output)")
         }
 
+        @Test("--websocket takes ADDR:PORT; anything else is a usage error (exit 64) naming the value")
+        func badAddress() throws {
+            let run = try Subprocess.run(ServiceTestPaths.focusd, ["--no-devices", "--websocket", "nonsense"])
+            #expect(run.status == 64)
+            #expect(run.output.contains("--websocket: 'nonsense' is not ADDR:PORT"), "\(run.output)")
+        }
+
         @Test("a non-loopback --websocket without a token does not start")
         func nonLoopbackNeedsToken() throws {
             let run = try Subprocess.run(ServiceTestPaths.focusd, ["--no-devices", "--socket", "/tmp/focusd-ws-none.sock", "--websocket", "0.0.0.0:0"])

@@ -9,10 +9,12 @@ import os
 import socket
 import sys
 import time
+import warnings
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+warnings.filterwarnings("ignore", category=DeprecationWarning)  # connect() outside a `with`
 scenario, url, unix_path = sys.argv[1], sys.argv[2], sys.argv[3]
 ORIGIN = "http://localhost:8080"
 
