@@ -447,7 +447,8 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
         case .text:
             var message = frame.unmaskedData
             // A NUL would end the message early on the connection: it never belongs in JSON text.
-            if message.readableBytesView.contains(0) {
+            // Text frames must be UTF-8 (RFC 6455 §8.1).
+            if message.readableBytesView.contains(0) || String(validating: message.readableBytesView, as: UTF8.self) == nil {
                 closeConnection(context: context, .dataInconsistentWithMessage)
                 return
             }

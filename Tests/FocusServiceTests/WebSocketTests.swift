@@ -67,7 +67,7 @@ extension ServiceSocketTests {
             #expect(output.contains("old token after the reload: 403"), "\(output)")
         }
 
-        @Test("oversized, too deep, malformed and binary messages close that connection only")
+        @Test("oversized, too deep, malformed, binary, non-UTF-8 and NUL-carrying messages close that connection only")
         func limits() throws {
             let output = try Self.run("limits", config: "[limits]\nmaxMessageBytes = 4096\n")
             #expect(output.contains("serves the next client"), "\(output)")

@@ -210,6 +210,21 @@ def limits():
         conn.send(b"\x01\x02")
         if expect_closed(conn, "a binary frame") != 1003:
             fail("expected close code 1003")
+    for name, payload in [("a text frame that is not UTF-8", b'{"method":"org.varlink.service.GetInfo","parameters":{"x":"\xff"}}'),
+                          ("a text frame with a NUL inside", b'{"method":"org.varlink.service.GetInfo"}\0{}')]:
+        sock = raw_handshake()
+        sock.sendall(frame("", payload))
+        sock.settimeout(5)
+        data = b""
+        while True:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        code = int.from_bytes(data[2:4], "big") if data[:1] == b"\x88" else None
+        print(f"{name}: closed, code {code}")
+        if code != 1007:
+            fail(f"{name}: expected close code 1007, got {data[:8]!r}")
     with ws() as conn:
         reply = ws_call(conn, "org.varlink.service.GetInfo")
         if reply["parameters"]["product"] != "focusd":
@@ -232,8 +247,8 @@ def raw_handshake():
     return sock
 
 
-def frame(text):
-    payload = text.encode()
+def frame(text, payload=None):
+    payload = text.encode() if payload is None else payload
     mask = os.urandom(4)
     header = bytearray([0x81])
     n = len(payload)
