@@ -21,6 +21,8 @@ struct AccessPolicy: Sendable {
     var fullGIDs: Set<UInt32>
     var readOnlyUIDs: Set<UInt32>
     var readOnlyGIDs: Set<UInt32>
+    /// What WebSocket clients may call (they have no credentials): `[websocket] access`.
+    var webSocket: Level = .full
 
     /// The calls a read-only peer may make.
     static let readOnlyMethods: Set<String> = [
@@ -53,9 +55,10 @@ struct AccessPolicy: Sendable {
     }
 
     /// nil when `method` (fully qualified) is allowed for `peer`, else the error to answer with.
-    func check(_ method: String, peer: PeerCredentials) -> VarlinkError? {
+    func check(_ method: String, peer: PeerCredentials, transport: VarlinkTransport = .unixSocket) -> VarlinkError? {
         if method.hasPrefix("org.varlink.service.") { return nil }
-        switch level(of: peer) {
+        let level = transport == .unixSocket ? level(of: peer) : webSocket
+        switch level {
         case .full: return nil
         case .readOnly where Self.readOnlyMethods.contains(method): return nil
         default:

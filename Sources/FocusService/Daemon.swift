@@ -25,8 +25,15 @@ public struct DaemonOptions: Sendable {
     /// Where event nodes live (tests point this elsewhere).
     public var inputDirectory = "/dev/input"
     public var logLevel: Logger.Level = .info
+    /// `--websocket ADDR:PORT`: serve Varlink over WebSocket there (overrides `[websocket] listen`).
+    public var webSocket: ListenAddress?
 
     public init() {}
+
+    /// Parses `--websocket`'s `ADDR:PORT`, or says why it is not one.
+    public static func webSocketAddress(_ text: String) -> Result<ListenAddress, ConfigError> {
+        ListenAddress.parse(text)
+    }
 }
 
 /// The running daemon: the Varlink server, the input loop and the state on the event loop.
@@ -96,6 +103,10 @@ final class DaemonCore {
     /// Whether focusd wrote that ACL (only then does a config without read-only users remove it:
     /// an ACL an administrator set by hand stays).
     var socketACLWritten = false
+    /// Where WebSocket clients are served (fixed at start; its access class follows reloads).
+    var webSocketListen: ListenAddress?
+    /// The WebSocket server, whose origins, token and cap follow reloads.
+    var webSocketServer: VarlinkWebSocketServer?
     let logger: Logger
 
     init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger) {
@@ -108,6 +119,15 @@ final class DaemonCore {
         access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
         maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         self.logger = logger
+    }
+
+    /// The access policy of `configuration`, WebSocket clients included.
+    func makeAccess(_ configuration: Configuration) -> AccessPolicy {
+        var access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
+        if let webSocketListen {
+            access.webSocket = configuration.websocket.effectiveAccess(for: webSocketListen) == .full ? .full : .readOnly
+        }
+        return access
     }
 }
 
@@ -186,10 +206,29 @@ final class DaemonService: Sendable {
             logger.info("demo scene installed: try `focusctl watch` and `focusctl move right`")
         }
         let varlinkConfiguration = serverConfiguration
-        let server = try loop.flatSubmit {
-            VarlinkServer.startOnEventLoop(
-                service: Self.makeVarlinkService(core: core), endpoint: socket.endpoint,
-                configuration: varlinkConfiguration, eventLoop: loop)
+        let webSocket = try webSocketConfiguration(limits: serverConfiguration)
+        if let webSocket {
+            try loop.submit {
+                core.value.webSocketListen = webSocket.address
+                core.value.access = core.value.makeAccess(configuration)
+            }.wait()
+        }
+        let (server, webSocketServer) = try loop.flatSubmit {
+            let service = Self.makeVarlinkService(core: core)
+            // Both servers serve the one service, which stays on the loop.
+            return VarlinkServer.startOnEventLoop(
+                service: service, endpoint: socket.endpoint, configuration: varlinkConfiguration, eventLoop: loop
+            ).assumeIsolated().flatMap { server -> EventLoopFuture<(VarlinkServer, VarlinkWebSocketServer?)> in
+                guard let webSocket else { return loop.makeSucceededFuture((server, nil)) }
+                return VarlinkWebSocketServer.startOnEventLoop(
+                    service: service, host: webSocket.address.host, port: webSocket.address.port,
+                    configuration: webSocket.configuration, eventLoop: loop
+                ).map { (server, $0) }.flatMapError { error in
+                    server.close().flatMapThrowing {
+                        throw Daemon.StartupError(description: "cannot serve WebSocket on \(webSocket.address): \(error)")
+                    }
+                }
+            }.nonisolated()
         }.wait()
 
         let socketPath: String?
@@ -202,6 +241,7 @@ final class DaemonService: Sendable {
             for problem in Self.grantReadOnlyUsers(configuration.access, core: core.value) { logger.warning("\(problem)") }
         }.wait()
 
+        if let webSocketServer { try loop.submit { core.value.webSocketServer = webSocketServer }.wait() }
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
         try loop.submit {
             if let inputLoop {
@@ -222,6 +262,7 @@ final class DaemonService: Sendable {
         logger.info("shutting down: releasing devices and removing the socket")
         inputLoop?.stop()
         try? loop.submit { core.value.router.releaseAll() }.wait()
+        try? webSocketServer?.close().wait()
         try? server.close().wait()
         try? group.syncShutdownGracefully()
     }
@@ -242,6 +283,8 @@ final class DaemonService: Sendable {
         }
         varlink.acceptConnection = { [unowned varlink] connection in
             let core = core.value
+            // WebSocket clients have no uid; their server caps them (`[websocket] maxConnections`).
+            if connection.transport != .unixSocket { return true }
             let open = varlink.connections(ofUID: connection.peer.uid).count
             guard open < core.maxConnectionsPerUID else {
                 core.logger.warning(
@@ -251,12 +294,44 @@ final class DaemonService: Sendable {
             return true
         }
         varlink.authorizeCall = { context in
-            core.value.access.check(context.call.method, peer: context.peer)
+            core.value.access.check(context.call.method, peer: context.peer, transport: context.connection.transport)
         }
         varlink.connectionClosed = { connection in
             core.value.hub.connectionClosed(connection.id)
         }
         return varlink
+    }
+
+    /// The WebSocket server's settings (`--websocket` over `[websocket] listen`), nil when off.
+    /// Listening beyond loopback without a token is refused: the page's origin alone proves
+    /// nothing to a client that is not a browser.
+    private func webSocketConfiguration(
+        limits: VarlinkServer.Configuration
+    ) throws -> (address: ListenAddress, configuration: VarlinkWebSocketServer.Configuration)? {
+        let settings = configuration.websocket
+        guard let address = options.webSocket ?? settings.listen else { return nil }
+        if !address.isLoopback && settings.token == nil {
+            throw Daemon.StartupError(
+                description: "--websocket \(address) is not a loopback address: set [websocket] token in the configuration")
+        }
+        var webSocket = VarlinkWebSocketServer.Configuration()
+        webSocket.limits = limits
+        if let origins = settings.origins { webSocket.origins = origins }
+        webSocket.token = settings.token
+        webSocket.maxConnections = settings.maxConnections
+        webSocket.pingInterval = settings.pingInterval > 0 ? .milliseconds(Int64(settings.pingInterval * 1000)) : nil
+        if options.demo {
+            // Only in demo mode: the page that shows the quick start in a browser, and the module.
+            webSocket.pages = [
+                "/": .init(contentType: "text/html; charset=utf-8", body: Array(EmbeddedResources.webDemoPage.utf8)),
+                "/focusd.js": .init(contentType: "text/javascript; charset=utf-8", body: Array(EmbeddedResources.webModule.utf8)),
+            ]
+        }
+        let summary =
+            "WebSocket for web pages on \(address): access \(settings.effectiveAccess(for: address).rawValue), "
+            + (settings.token == nil ? "no token" : "token required") + (options.demo ? ", demo page at http://\(address)/" : "")
+        logger.info("\(summary)")
+        return (address, webSocket)
     }
 
     private func startInput(core: NIOLoopBound<DaemonCore>, loop: any EventLoop) -> InputLoop? {
@@ -305,8 +380,21 @@ final class DaemonService: Sendable {
         core.router.reconfigure(matcher)
         core.maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         core.hub.limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
-        core.access = AccessPolicy(
-            settings: configuration.access, daemonUID: getuid(), socketGID: core.socketGID)
+        core.access = core.makeAccess(configuration)
+        if let server = core.webSocketServer {
+            let settings = configuration.websocket
+            if settings.listen.map({ $0 != core.webSocketListen }) ?? false {
+                logger.warning("reload: websocket.listen changes only when focusd restarts")
+            }
+            if let listen = core.webSocketListen, !listen.isLoopback, settings.token == nil {
+                // Keep the running token rather than open a non-loopback port to anyone.
+                logger.error("reload: websocket.token is required on \(listen); keeping the running WebSocket settings")
+            } else {
+                server.reconfigure(
+                    origins: settings.origins ?? VarlinkWebSocketServer.Configuration.defaultOrigins, token: settings.token,
+                    maxConnections: settings.maxConnections)
+            }
+        }
         inputLoop?.reapplyPolicies()
         let names = configuration.profiles.map(\.name)
         let warnings = configuration.warnings + Self.needsRestart(running: self.configuration, reloaded: configuration)

@@ -20,6 +20,8 @@ public final class VarlinkConnection {
     public private(set) var isOpen = true
     /// Bytes queued for the client and not yet written to the socket.
     public private(set) var queuedBytes = 0
+    /// What carries the messages (a WebSocket connection has no peer credentials to read).
+    public internal(set) var transport = VarlinkTransport.unixSocket
 
     let service: VarlinkService
     let configuration: VarlinkServer.Configuration
@@ -98,7 +100,10 @@ public final class VarlinkConnection {
         guard !started else { return }
         started = true
         channelContext = context
-        PeerCredentials.read(from: context.channel).assumeIsolated().whenComplete { result in
+        let credentials =
+            transport == .unixSocket
+            ? PeerCredentials.read(from: context.channel) : context.eventLoop.makeSucceededFuture(PeerCredentials.unknown)
+        credentials.assumeIsolated().whenComplete { result in
             guard self.isOpen else { return }
             switch result {
             case .success(let credentials):

@@ -19,6 +19,8 @@ enum Run {
             .init(name: "config", value: "file", help: "The configuration file (default: /etc/focusd/focusd.toml when it exists)."),
             .init(name: "socket", value: "path",
                   help: "The socket path (default: $FOCUSD_SOCKET, the config's socket.path, then the mode's default)."),
+            .init(name: "websocket", value: "addr:port",
+                  help: "Also serve Varlink over WebSocket for web pages (loopback unless a token is configured; see [websocket])."),
             .init(name: "no-devices", help: "Serve the socket only; read no input devices."),
             .init(name: "input-directory", value: "directory", help: "Where to watch for event nodes.", defaultValue: "/dev/input"),
             .init(name: "log-level", value: "level", help: "trace, debug, info, notice, warning, error or critical.",
@@ -40,6 +42,12 @@ enum Run {
         options.demo = arguments.flag("demo")
         options.configPath = arguments.value("config")
         options.socketPath = arguments.value("socket")
+        if let text = arguments.value("websocket") {
+            switch DaemonOptions.webSocketAddress(text) {
+            case .success(let address): options.webSocket = address
+            case .failure(let error): throw UsageError(message: "--websocket: \(error)", command: spec)
+            }
+        }
         options.devices = !arguments.flag("no-devices")
         options.inputDirectory = arguments.value("input-directory") ?? "/dev/input"
         options.logLevel = level

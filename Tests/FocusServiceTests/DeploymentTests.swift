@@ -143,6 +143,18 @@ struct DeploymentTests {
         #expect(complaints == [], "systemd-analyze verify: \(verify.output)")
     }
 
+    @Test("the WebSocket drop-in ships commented; uncommented it adds exactly AF_INET and AF_INET6")
+    func webSocketDropIn() throws {
+        let text = try Repo.read("udev/focusd-websocket.conf")
+        // As shipped it changes nothing: every line is a comment or blank.
+        #expect(text.split(separator: "\n").allSatisfy { $0.isEmpty || $0.hasPrefix("#") })
+        let enabled = text.split(separator: "\n").filter { $0.hasPrefix("#[") || $0.hasPrefix("#Restrict") }
+            .map { $0.dropFirst() }.joined(separator: "\n")
+        let dropIn = UnitFile(enabled)
+        #expect(dropIn["Service", "RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK AF_INET AF_INET6"])
+        #expect(UnitFile(try Repo.read("udev/focusd.service"))["Service", "RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK"])
+    }
+
     @Test("the service runs as user focusd with the hardening of service.md §4, started by its socket")
     func serviceHardening() throws {
         let service = UnitFile(try Repo.read("udev/focusd.service"))
@@ -223,6 +235,7 @@ struct DeploymentTests {
             ("/usr/lib/sysusers.d/focusd.conf", 0o644), ("/usr/lib/tmpfiles.d/focusd.conf", 0o644),
             ("/usr/share/focusd/io.focusd.Focus.varlink", 0o644), ("/usr/share/focusd/io.focusd.Input.varlink", 0o644),
             ("/usr/share/doc/focusd/README.md", 0o644), ("/usr/share/doc/focusd/focusd.example.toml", 0o644),
+            ("/usr/share/doc/focusd/focusd-websocket.conf", 0o644), ("/usr/share/focusd/web/focusd.js", 0o644),
         ]
         for (path, mode) in expected {
             let attributes = try FileManager.default.attributesOfItem(atPath: root + path)
@@ -408,6 +421,7 @@ private struct StagedSource {
         for relative in [
             "scripts/install", "udev/70-focusd.rules", "udev/focusd.service", "udev/focusd.socket",
             "udev/focusd.sysusers", "udev/focusd.tmpfiles", "udev/README.md", "udev/focusd.toml",
+            "udev/focusd-websocket.conf", "web/focusd.js",
             "Sources/FocusService/Resources/io.focusd.Focus.varlink",
             "Sources/FocusService/Resources/io.focusd.Input.varlink",
         ] {

@@ -150,6 +150,37 @@ struct ConfigurationTests {
         #expect(failure?.description.hasPrefix("line 2, column 8:") == true)
     }
 
+    @Test("[websocket]: listen, origins, token and access are read; beyond loopback a token is required")
+    func webSocketSection() throws {
+        let configuration = try Configuration.parse("""
+            [websocket]
+            listen = "[::1]:7341"
+            origins = ["https://kiosk.example"]
+            token = "0123456789abcdef-token"
+            access = "readOnly"
+            maxConnections = 8
+            pingInterval = 0
+            """)
+        let websocket = configuration.websocket
+        #expect(websocket.listen == ListenAddress(host: "::1", port: 7341) && websocket.listen?.isLoopback == true)
+        #expect(websocket.origins == ["https://kiosk.example"] && websocket.token == "0123456789abcdef-token")
+        #expect(websocket.access == .readOnly && websocket.maxConnections == 8 && websocket.pingInterval == 0)
+        #expect(WebSocketSettings().effectiveAccess(for: ListenAddress(host: "127.0.0.1", port: 1)) == .full)
+        #expect(WebSocketSettings().effectiveAccess(for: ListenAddress(host: "192.168.1.2", port: 1)) == .readOnly)
+        #expect(throws: ConfigError.self) { try Configuration.parse("[websocket]\nlisten = \"0.0.0.0:7341\"\n") }
+        do {
+            _ = try Configuration.parse("[websocket]\nlisten = \"0.0.0.0:7341\"\n")
+        } catch {
+            #expect(error.message.contains("not a loopback address: set 'websocket.token'"), "\(error)")
+        }
+        for bad in ["access = \"admin\"", "token = \"short\"", "listen = \"127.0.0.1\"", "listen = \"::1:80\""] {
+            #expect(throws: ConfigError.self, "\(bad)") { try Configuration.parse("[websocket]\n\(bad)\n") }
+        }
+        #expect((try? ListenAddress.parse("7341").get()) == ListenAddress(host: "127.0.0.1", port: 7341))
+        #expect((try? ListenAddress.parse("localhost:80").get())?.isLoopback == true)
+        #expect((try? ListenAddress.parse("10.0.0.1:80").get())?.isLoopback == false)
+    }
+
     /// udev/focusd.example.toml, found from this file's path.
     static func exampleText() throws -> String {
         let path = String(#filePath)
@@ -166,6 +197,7 @@ struct ConfigurationTests {
         #expect(configuration.socket == SocketSettings(path: "/run/focusd/focusd.sock", group: "focusd", mode: 0o660))
         #expect(configuration.access.readOnlyUids == [1001] && configuration.access.allowedGids == [1500])
         #expect(configuration.limits == LimitSettings())
+        #expect(configuration.websocket == WebSocketSettings())
         #expect(configuration.profiles.map(\.name) == [
             "living-room IR remote", "pad without the kernel layout", "knob", "laptop keyboard and its media keys",
         ])
@@ -184,6 +216,7 @@ struct ConfigurationTests {
         let known = Set(Configuration.topLevelKeys + ProfileReader.keys + [
             "path", "group", "mode", "readOnlyUids", "readOnlyGids", "allowedUids", "allowedGids",
             "maxNodes", "maxDepth", "maxMessageBytes", "maxConnectionsPerUid", "outgoingQueueBytes", "slowClientTimeout",
+            "listen", "origins", "token", "access", "maxConnections", "pingInterval",
             "vendor", "product", "bus", "phys", "uniq", "capabilities", "siblings",
             "enabled", "delay", "interval", "fastInterval", "fastAfter", "kernelRepeat", "keyUpTimeout", "commands",
             "press", "release", "fourWay", "countsPerDetent", "acceleration", "accelerationMax", "wrap", "reverse",

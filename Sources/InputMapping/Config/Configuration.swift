@@ -5,6 +5,7 @@ public struct Configuration: Hashable, Sendable {
     public var socket = SocketSettings()
     public var access = AccessSettings()
     public var limits = LimitSettings()
+    public var websocket = WebSocketSettings()
     /// Profiles in file order; the first one that matches a device wins.
     public var profiles: [Profile] = []
     /// Problems that do not stop the file from loading (for `ReloadConfig`'s `warnings`).
@@ -15,7 +16,7 @@ public struct Configuration: Hashable, Sendable {
     /// The configuration used without a file: defaults for every device.
     public static let defaults = Configuration()
 
-    static let topLevelKeys = ["socket", "access", "limits", "profile"]
+    static let topLevelKeys = ["socket", "access", "limits", "websocket", "profile"]
 
     /// Parses and validates a configuration file.
     /// - Throws: `ConfigError` with the line (and column) of the first syntax or schema problem:
@@ -32,6 +33,9 @@ public struct Configuration: Hashable, Sendable {
         }
         if var limits = try root.table("limits") {
             configuration.limits = try readLimits(&limits)
+        }
+        if var websocket = try root.table("websocket") {
+            configuration.websocket = try readWebSocket(&websocket)
         }
         if let profiles = try root.tables("profile") {
             var names: [String: Int] = [:]
@@ -102,6 +106,38 @@ public struct Configuration: Hashable, Sendable {
         access.allowedGids = try reader.array("allowedGids", ConfigReader.idElement) ?? []
         try reader.finish(known: ["readOnlyUids", "readOnlyGids", "allowedUids", "allowedGids"])
         return access
+    }
+
+    static func readWebSocket(_ reader: inout ConfigReader) throws(ConfigError) -> WebSocketSettings {
+        var settings = WebSocketSettings()
+        if let (text, position) = try reader.string("listen") {
+            switch ListenAddress.parse(text) {
+            case .success(let address): settings.listen = address
+            case .failure(let error): throw ConfigError("'websocket.listen': \(error.message)", at: position)
+            }
+        }
+        settings.origins = try reader.array("origins", ConfigReader.stringElement)
+        if let (token, position) = try reader.string("token") {
+            guard token.count >= 16, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: ",") }) else {
+                throw ConfigError(
+                    "'websocket.token' must be at least 16 printable ASCII characters without spaces or commas", at: position)
+            }
+            settings.token = token
+        }
+        if let (text, position) = try reader.string("access") {
+            guard let access = WebSocketSettings.Access(rawValue: text) else {
+                throw ConfigError("'websocket.access' must be \"full\" or \"readOnly\", found \"\(text)\"", at: position)
+            }
+            settings.access = access
+        }
+        if let value = try reader.integer("maxConnections", in: 1...65_536) { settings.maxConnections = Int(value) }
+        if let value = try reader.number("pingInterval", in: 0...3600) { settings.pingInterval = value }
+        if let listen = settings.listen, !listen.isLoopback, settings.token == nil {
+            throw ConfigError(
+                "'websocket.listen' \(listen) is not a loopback address: set 'websocket.token' too", at: reader.position)
+        }
+        try reader.finish(known: ["listen", "origins", "token", "access", "maxConnections", "pingInterval"])
+        return settings
     }
 
     static func readLimits(_ reader: inout ConfigReader) throws(ConfigError) -> LimitSettings {

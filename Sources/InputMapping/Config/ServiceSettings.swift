@@ -45,3 +45,76 @@ public struct LimitSettings: Hashable, Sendable {
 
     public init() {}
 }
+
+/// `[websocket]`: Varlink over WebSocket for web pages (service.md §3). Off unless `listen` (or
+/// `--websocket`) is given.
+public struct WebSocketSettings: Hashable, Sendable {
+    /// Who a web client is: it has no peer credentials, so it gets one access class.
+    public enum Access: String, Hashable, Sendable {
+        case full, readOnly
+    }
+
+    /// Where to listen; nil = off.
+    public var listen: ListenAddress?
+    /// Allowed page origins; nil = the built-in default (pages from this machine and `file:`).
+    public var origins: [String]?
+    /// The token a page must present; required when `listen` is not a loopback address.
+    public var token: String?
+    /// nil = `full` on loopback, `readOnly` elsewhere.
+    public var access: Access?
+    /// Open WebSocket connections allowed at once.
+    public var maxConnections: Int = 64
+    /// Seconds of silence before a client is pinged (0: never).
+    public var pingInterval: Double = 30
+
+    public init() {}
+
+    /// The access class in force for a listen address.
+    public func effectiveAccess(for address: ListenAddress) -> Access {
+        access ?? (address.isLoopback ? .full : .readOnly)
+    }
+}
+
+/// `ADDR:PORT` as `--websocket` and `[websocket] listen` take it: `127.0.0.1:8080`,
+/// `[::1]:8080`, `localhost:8080`, `0.0.0.0:8080`; a bare `PORT` or `:PORT` means loopback.
+public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `ADDR:PORT`; nil with a reason when it is not one.
+    public static func parse(_ text: String) -> Result<ListenAddress, ConfigError> {
+        var host = "127.0.0.1"
+        var portText = Substring(text)
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                return .failure(ConfigError("'\(text)' is not ADDR:PORT (an IPv6 address is written [::1]:PORT)"))
+            }
+            host = String(text[text.index(after: text.startIndex)..<close])
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else if let colon = text.lastIndex(of: ":") {
+            guard !text[..<colon].contains(Character(":")) else {
+                return .failure(ConfigError("'\(text)' is not ADDR:PORT (an IPv6 address is written [::1]:PORT)"))
+            }
+            if colon != text.startIndex { host = String(text[..<colon]) }
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (0...65_535).contains(port) else {
+            return .failure(ConfigError("'\(text)' is not ADDR:PORT with a port from 0 to 65535"))
+        }
+        return .success(ListenAddress(host: host, port: port))
+    }
+
+    /// 127.0.0.0/8, ::1 and `localhost`.
+    public var isLoopback: Bool {
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let parts = host.split(separator: Character("."), omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    public var description: String { host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
