@@ -252,12 +252,14 @@ final class DaemonService: Sendable {
                 let settings = self.matcher.withLock { $0.settings(for: identity) }
                 var reason = settings.ignoreReason
                 if reason == nil, DeviceClassifier.isIgnoredByUdev(identity) { reason = "tagged FOCUSD_IGNORE=1 by udev" }
-                if reason == nil, settings.grab == .none {
+                if reason == nil, settings.grab == .none, settings.deviceClass != .other {
                     reason = "profile '\(settings.profileName ?? "")' says grab = \"none\": listed, not read"
                 }
-                return DevicePolicy(
+                var policy = DevicePolicy(
                     deviceClass: settings.deviceClass, backend: settings.backend, grab: settings.grab,
                     ignoreReason: reason, profile: settings.profileName)
+                policy.reasons = settings.reasons
+                return policy
             }
         )
         do {

@@ -21,6 +21,8 @@ public struct DeviceSettings: Hashable, Sendable {
     public var longPresses: [LongPress]
     public var chords: [Chord]
     public var gamepadMapping: GamepadMapping?
+    /// Why the class and grab are what they are (the classification's reasons, then the profile's).
+    public var reasons: [String] = []
 
     /// The settings of a class with no profile.
     public init(deviceClass: DeviceClass) {
@@ -77,8 +79,22 @@ public struct ProfileMatcher: Hashable, Sendable {
 
     /// The resolved settings of a device: classification, profile, defaults, udev's ignore tag.
     public func settings(for identity: DeviceIdentity, siblings: [DeviceIdentity] = []) -> DeviceSettings {
-        let deviceClass = DeviceClassifier.classify(identity)
-        var settings = DeviceSettings(deviceClass: deviceClass, profile: profile(for: identity, siblings: siblings))
+        let classification = DeviceClassifier.classification(identity, siblings: siblings)
+        let profile = profile(for: identity, siblings: siblings)
+        var settings = DeviceSettings(deviceClass: classification.deviceClass, profile: profile)
+        // Without a profile's class or grab, the classification's grab holds: shared when a
+        // never-grab fact holds, none for `other` (input.md §2).
+        if profile?.grab == nil && profile?.deviceClass == nil { settings.grab = classification.grab }
+        // A profile that names an `other` node (to map its keys) has it read, shared.
+        if profile != nil && profile?.grab == nil && settings.grab == .none { settings.grab = .shared }
+        settings.reasons = classification.reasons
+        if let profile {
+            var overrides: [String] = []
+            if let deviceClass = profile.deviceClass { overrides.append("class = \"\(deviceClass.rawValue)\"") }
+            if let grab = profile.grab { overrides.append("grab = \"\(grab.rawValue)\"") }
+            if let backend = profile.backend { overrides.append("backend = \"\(backend.rawValue)\"") }
+            settings.reasons.append("profile '\(profile.name)' matched" + (overrides.isEmpty ? "" : ": " + overrides.joined(separator: ", ")))
+        }
         if DeviceClassifier.isIgnoredByUdev(identity) {
             settings.ignored = true
             settings.ignoreReason = "tagged FOCUSD_IGNORE=1 by udev"
