@@ -94,6 +94,13 @@ public enum DeviceClassifier {
                 properties[key] = value == "0" || value.isEmpty ? nil : value
             }
         }
+        // udevd before systemd 254 (Debian 12 runs 252) calls a keyboard with one stray joystick
+        // button a joystick; its own later rule takes that back, and so does focusd.
+        var undetectedJoystick: String?
+        if fromUdev, properties["ID_INPUT_JOYSTICK"] != nil, let why = UdevInputID.joystickUndetection(caps) {
+            properties["ID_INPUT_JOYSTICK"] = nil
+            undetectedJoystick = why
+        }
         func has(_ key: String) -> Bool { properties[key] != nil && properties[key] != "0" }
         let udevClasses = UdevInputID.classProperties.filter(has)
         var reasons = [
@@ -101,6 +108,7 @@ public enum DeviceClassifier {
                 ? (fromUdev ? "udev set no ID_INPUT_* class" : "no udevd; udev's input_id rules give no class")
                 : (fromUdev ? "udev: " : "no udevd; udev's input_id rules give ") + udevClasses.joined(separator: ", ")
         ]
+        if let undetectedJoystick { reasons.append("udev's ID_INPUT_JOYSTICK not taken: " + undetectedJoystick) }
         // Facts that forbid an exclusive grab by inference (input.md §2).
         var neverGrab: [String] = neverGrabProperties.filter(has).map { "\($0) (never grabbed by inference)" }
         if !caps.switches.isEmpty || caps.eventTypes.contains(EventCode.EV_SW) {

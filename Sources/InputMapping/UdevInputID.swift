@@ -110,11 +110,7 @@ public enum UdevInputID {
         // There is no such thing as an i2c mouse.
         if isMouse && bus == Int(EventCode.BUS_I2C) { isPointingStick = true }
         // Joystick un-detection: a keyboard with a stray joystick button, or one code alone.
-        if isJoystick {
-            let wellKnown = hasKeys ? wellKnownKeyboardKeys.filter(keys.contains).count : 0
-            if wellKnown >= 4 || joystickButtons + joystickAxes < 2 { isJoystick = false }
-            if hasWheel && hasPadButtons { isJoystick = false }
-        }
+        if isJoystick && joystickUndetection(caps) != nil { isJoystick = false }
         if isPointingStick { result["ID_INPUT_POINTINGSTICK"] = "1" }
         if isMouse { result["ID_INPUT_MOUSE"] = "1" }
         if isTouchpad { result["ID_INPUT_TOUCHPAD"] = "1" }
@@ -123,6 +119,28 @@ public enum UdevInputID {
         if isTablet { result["ID_INPUT_TABLET"] = "1" }
         if isTabletPad { result["ID_INPUT_TABLET_PAD"] = "1" }
         return isTablet || isMouse || isTouchpad || isTouchscreen || isJoystick || isPointingStick
+    }
+
+    /// Why systemd 254+ takes back a joystick guess (a keyboard with a stray joystick button, one
+    /// joystick code alone, a tablet pad's buttons with a wheel), or nil. udev 252 (Debian 12) has
+    /// no such rule, so focusd applies it to udevd's ID_INPUT_JOYSTICK too.
+    public static func joystickUndetection(_ caps: Capabilities) -> String? {
+        let keys = caps.keys
+        let abs = caps.absoluteAxes
+        var buttons = 0
+        if !keys.contains(EventCode.BTN_JOYSTICK - 1) {
+            buttons += (EventCode.BTN_JOYSTICK..<EventCode.BTN_DIGI).filter(keys.contains).count
+            buttons += (EventCode.BTN_TRIGGER_HAPPY1...EventCode.BTN_TRIGGER_HAPPY40).filter(keys.contains).count
+            buttons += (EventCode.BTN_DPAD_UP...EventCode.BTN_DPAD_RIGHT).filter(keys.contains).count
+        }
+        let axes = (EventCode.ABS_RX..<EventCode.ABS_PRESSURE).filter { abs[$0] != nil }.count
+        let wellKnown = wellKnownKeyboardKeys.filter(keys.contains).count
+        if wellKnown >= 4 { return "\(wellKnown) keyboard keys (Ctrl, Caps Lock, Mute...): a keyboard, not a joystick" }
+        if buttons + axes < 2 { return "only \(buttons + axes) joystick button or axis: not a joystick" }
+        let hasPadButtons = keys.contains(EventCode.BTN_0) && keys.contains(EventCode.BTN_STYLUS) && !keys.contains(EventCode.BTN_TOOL_PEN)
+        let hasWheel = caps.relativeAxes.contains(EventCode.REL_WHEEL) || caps.relativeAxes.contains(EventCode.REL_HWHEEL)
+        if hasPadButtons && hasWheel { return "tablet pad buttons with a wheel: a pad, not a joystick" }
+        return nil
     }
 
     /// Key code ranges above BTN_MISC that count as keys (start inclusive, end exclusive).

@@ -87,7 +87,7 @@ struct DeviceDataTests {
 
     @Test("no device that is not a navigation device is grabbed exclusively, and none is missed, on either path")
     func noWrongGrabs() throws {
-        for name in ["libinput", "remotes"] {
+        for name in ["libinput", "remotes", "pads-and-knobs"] {
             for device in try DeviceData.load(name) {
                 for (label, settings) in DeviceData.paths(device.identity) {
                     if !device.expected.isNavigation {
@@ -103,7 +103,7 @@ struct DeviceDataTests {
     @Test("the kernel's MCE IR receiver and HDMI-CEC adapter and a Bluetooth TV remote are remotes; an air mouse's nodes are shared")
     func remotes() throws {
         let devices = try DeviceData.load("remotes")
-        for device in devices {
+        for device in try devices + DeviceData.load("pads-and-knobs") {
             for (label, settings) in DeviceData.paths(device.identity) {
                 #expect(settings.deviceClass == device.expected.deviceClass && settings.grab == device.expected.grab,
                         "\(device.source) (\(label)): \(settings.deviceClass)/\(settings.grab): \(settings.reasons)")
@@ -159,6 +159,18 @@ struct DeviceDataTests {
             let device = try #require(devices.first { $0.source.hasSuffix("litest-device-\(stem).c") })
             #expect(DeviceData.paths(device.identity).allSatisfy { $0.settings.deviceClass == .touchpad }, "\(stem)")
         }
+    }
+
+    @Test("udevd 252's ID_INPUT_JOYSTICK for one stray joystick button is not taken: laptop hotkeys stay shared keys")
+    func udev252Joystick() throws {
+        let devices = try DeviceData.load("libinput")
+        var vaio = try #require(devices.first { $0.source.hasSuffix("sony-vaio-keys.c") }).identity
+        vaio.udevProperties = ["ID_INPUT": "1", "ID_INPUT_KEY": "1", "ID_INPUT_JOYSTICK": "1"]
+        let classification = DeviceClassifier.classification(vaio)
+        #expect(classification.deviceClass == .keyboard && classification.grab == .shared)
+        #expect(classification.reasons.contains("udev's ID_INPUT_JOYSTICK not taken: only 1 joystick button or axis: not a joystick"))
+        let pad = try #require(try DeviceData.load("pads-and-knobs").first).identity
+        #expect(DeviceClassifier.classification(pad).deviceClass == .gamepad)
     }
 
     @Test("reasons say which facts decided, in words")
