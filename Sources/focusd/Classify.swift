@@ -56,8 +56,13 @@ enum Classify {
                 let backend: JSONValue = settings.grab == .none ? .null : .string(settings.backend.rawValue)
                 var mapping: JSONValue = .null
                 if let gamepad = settings.gamepadMapping, let configPath {
-                    let line = configText.split(separator: "\n", omittingEmptySubsequences: false)
-                        .firstIndex { $0.contains(gamepad.guid) }.map { $0 + 1 }
+                    // (Not String.contains(String): it links the regex engine into the daemon.)
+                    let guid = Array(gamepad.guid.utf8)
+                    let line = configText.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { text in
+                        let bytes = Array(text.utf8)
+                        return bytes.count >= guid.count
+                            && (0...(bytes.count - guid.count)).contains { bytes[$0..<$0 + guid.count].elementsEqual(guid) }
+                    }.map { $0 + 1 }
                     mapping = .object([
                         "name": .string(gamepad.name),
                         "source": .string(configPath + (line.map { ":\($0)" } ?? "")),
