@@ -75,10 +75,16 @@ public enum Daemon {
         } catch {
             // Only a missing default file means the defaults; one that is there but unreadable is
             // a mistake to report, not to paper over.
-            if path == nil && error.isMissing { return .defaults }
+            if path == nil && error.isMissing {
+                var defaults = Configuration.defaults
+                GamepadDatabases.load(into: &defaults)
+                return defaults
+            }
             throw ConfigError("cannot read the configuration file: \(error)")
         }
-        return try Configuration.parse(String(decoding: bytes, as: UTF8.self))
+        var configuration = try Configuration.parse(String(decoding: bytes, as: UTF8.self))
+        GamepadDatabases.load(into: &configuration)
+        return configuration
     }}
 
 /// Everything that lives on the event loop.

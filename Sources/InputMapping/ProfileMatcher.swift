@@ -23,6 +23,8 @@ public struct DeviceSettings: Hashable, Sendable {
     public var gamepadMapping: GamepadMapping?
     /// Why the class and grab are what they are (the classification's reasons, then the profile's).
     public var reasons: [String] = []
+    /// Where `gamepadMapping` came from when a database gave it (`FILE:LINE`); nil for a profile's.
+    public var gamepadMappingSource: String?
 
     /// The settings of a class with no profile.
     public init(deviceClass: DeviceClass) {
@@ -56,13 +58,16 @@ public struct DeviceSettings: Hashable, Sendable {
 /// Finds the profile of a device: the first profile, in file order, whose rules all hold.
 public struct ProfileMatcher: Hashable, Sendable {
     public var profiles: [Profile]
+    /// SDL_GameControllerDB lines for gamepads no profile maps (input.md §10).
+    public var database: GamepadDatabase
 
-    public init(profiles: [Profile]) {
+    public init(profiles: [Profile], database: GamepadDatabase = GamepadDatabase()) {
         self.profiles = profiles
+        self.database = database
     }
 
     public init(configuration: Configuration) {
-        self.init(profiles: configuration.profiles)
+        self.init(profiles: configuration.profiles, database: configuration.gamepadDatabase)
     }
 
     /// The first matching profile. A profile with `siblings = true` also matches a node whose
@@ -88,6 +93,13 @@ public struct ProfileMatcher: Hashable, Sendable {
         // A profile that names an `other` node (to map its keys) has it read, shared.
         if profile != nil && profile?.grab == nil && settings.grab == .none { settings.grab = .shared }
         settings.reasons = classification.reasons
+        // A gamepad no profile maps takes SDL's line for its GUID (a profile's mapping wins).
+        if settings.gamepadMapping == nil && settings.deviceClass == .gamepad, let entry = database.entry(for: identity) {
+            settings.gamepadMapping = entry.mapping
+            settings.gamepadMappingSource = entry.source
+            settings.reasons.append(
+                "gamepad mapping '\(entry.mapping.name)' from \(entry.source) (SDL GUID \(SDLGUID.linux(identity)))")
+        }
         if let profile {
             var overrides: [String] = []
             if let deviceClass = profile.deviceClass { overrides.append("class = \"\(deviceClass.rawValue)\"") }

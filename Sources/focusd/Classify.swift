@@ -24,13 +24,19 @@ enum Classify {
     )
 
     static func run(_ arguments: ParsedArguments) throws {
-        var matcher = ProfileMatcher(profiles: [])
+        // Without --config, the daemon's defaults: no profiles, the default gamepad database.
+        var defaults = Configuration.defaults
+        GamepadDatabases.load(into: &defaults)
+        var matcher = ProfileMatcher(configuration: defaults)
         var configText = ""
         let configPath = arguments.value("config")
         if let configPath {
             do {
                 configText = String(decoding: try readFile(configPath, limit: 1 << 20), as: UTF8.self)
-                matcher = ProfileMatcher(configuration: try Configuration.parse(configText))
+                var configuration = try Configuration.parse(configText)
+                GamepadDatabases.load(into: &configuration)
+                for warning in configuration.warnings { printError("warning: \(configPath): \(warning)") }
+                matcher = ProfileMatcher(configuration: configuration)
             } catch let error as FileReadError {
                 throw CommandFailure("\(configPath): \(error)")
             } catch {
@@ -55,7 +61,9 @@ enum Classify {
                 }
                 let backend: JSONValue = settings.grab == .none ? .null : .string(settings.backend.rawValue)
                 var mapping: JSONValue = .null
-                if let gamepad = settings.gamepadMapping, let configPath {
+                if let gamepad = settings.gamepadMapping, let source = settings.gamepadMappingSource {
+                    mapping = .object(["name": .string(gamepad.name), "source": .string(source)])
+                } else if let gamepad = settings.gamepadMapping, let configPath {
                     // (Not String.contains(String): it links the regex engine into the daemon.)
                     let guid = Array(gamepad.guid.utf8)
                     let line = configText.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { text in

@@ -141,6 +141,30 @@ struct FocusdCommandLineTests {
         #expect(configured[1]["reasons"]?.arrayValue?.last == .string("profile 'pad' matched: class = \"rotary\", grab = \"exclusive\""))
     }
 
+    @Test("classify --config reports the database line a gamepad uses as its mapping; an unusable line is a warning")
+    func classifyMapping() throws {
+        let directory = try FocusctlTests.temporaryDirectory()
+        let database = directory + "/gamecontrollerdb.txt"
+        try """
+            # Linux
+            03000000790000000600000010010000,Generic USB Joystick,a:b2,b:b1,dpup:h0.1,dpdown:h0.4,dpleft:h0.8,dpright:h0.2,leftx:a0,lefty:a1,platform:Linux,
+            03000000790000000700000010010000,Broken,a:z9,platform:Linux,
+            """.write(toFile: database, atomically: true, encoding: .utf8)
+        try "[gamepads]\ndatabases = [\"\(database)\"]\n".write(toFile: directory + "/focusd.toml", atomically: true, encoding: .utf8)
+        let pad = try Self.sceneFile("""
+            {"name": "Generic USB Joystick", "bus": 3, "vendor": 121, "product": 6, "version": 272,
+             "events": {"EV_KEY": ["BTN_TRIGGER", "BTN_THUMB", "BTN_THUMB2", "BTN_TOP"],
+                        "EV_ABS": {"ABS_X": {"min": 0, "max": 255}, "ABS_Y": {"min": 0, "max": 255},
+                                   "ABS_RZ": {"min": 0, "max": 255}, "ABS_HAT0X": {"min": -1, "max": 1}, "ABS_HAT0Y": {"min": -1, "max": 1}}}}
+            """)
+        let result = Self.focusd("classify", "--config", directory + "/focusd.toml", pad)
+        #expect(result.status == 0, "\(result)")
+        let answer = try JSONValue.parse(result.lines[0])
+        #expect(answer["class"] == .string("gamepad"))
+        #expect(answer["mapping"] == .object(["name": .string("Generic USB Joystick"), "source": .string(database + ":2")]))
+        #expect(result.errors.contains("\(database):3: skipped: "), "\(result)")
+    }
+
     @Test("classify answers a malformed description with exit 2 and an error naming the file, index and field")
     func classifyMalformed() throws {
         let file = try Self.sceneFile(#"[{"name": "a", "events": {}}, {"name": "b", "events": {"EV_KEY": ["KEY_NOPE"]}}]"#)

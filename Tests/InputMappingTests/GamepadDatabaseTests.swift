@@ -59,4 +59,34 @@ struct GamepadDatabaseTests {
         #expect(mine?.mapping.name == "Mine" && mine?.source == "mine.txt:2")
         #expect(database.warnings.count == 1 && database.warnings[0].hasPrefix("mine.txt:3: skipped: "))
     }
+
+    @Test("a pad no profile maps is driven through the database alone; a profile's mapping wins; the reasons name the line")
+    func databaseDrivesPad() throws {
+        var database = GamepadDatabase()
+        database.add("# header\n" + AxisMappingTests.genericMapping, source: "/etc/focusd/gamecontrollerdb.txt")
+        let matcher = ProfileMatcher(profiles: [], database: database)
+        let settings = matcher.settings(for: TestDevices.genericPad)
+        #expect(settings.gamepadMappingSource == "/etc/focusd/gamecontrollerdb.txt:2")
+        #expect(settings.reasons.last == "gamepad mapping 'Generic USB Joystick' from /etc/focusd/gamecontrollerdb.txt:2 (SDL GUID \(SDLGUID.linux(TestDevices.genericPad)))")
+        var rig = Rig(TestDevices.genericPad, settings: settings)
+        #expect(Rig.names(rig.key(E.BTN_THUMB2, 1) + rig.key(E.BTN_THUMB2, 0)) == ["select press", "select release"])
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, -1)])) == ["up press"])
+        var profile = Profile(name: "mine")
+        profile.gamepadMapping = try GamepadMapping.parse("03000000790000000600000010010000,Mine,a:b0,platform:Linux,")
+        let mine = ProfileMatcher(profiles: [profile], database: database).settings(for: TestDevices.genericPad)
+        #expect(mine.gamepadMapping?.name == "Mine" && mine.gamepadMappingSource == nil)
+        // Not a gamepad: no mapping, whatever the database holds for its ids.
+        var keyboard = TestDevices.usbKeyboard
+        keyboard.vendor = 0x0079
+        keyboard.product = 0x0006
+        #expect(matcher.settings(for: keyboard).gamepadMapping == nil)
+    }
+
+    @Test("[gamepads] databases names the database files")
+    func configuration() throws {
+        let configuration = try Configuration.parse("[gamepads]\ndatabases = [\"/a.txt\", \"/b.txt\"]\n")
+        #expect(configuration.gamepadDatabasePaths == ["/a.txt", "/b.txt"])
+        #expect(try Configuration.parse("").gamepadDatabasePaths == nil)
+        #expect(throws: ConfigError.self) { try Configuration.parse("[gamepads]\ndatabase = []\n") }
+    }
 }

@@ -9,13 +9,19 @@ public struct Configuration: Hashable, Sendable {
     public var profiles: [Profile] = []
     /// Problems that do not stop the file from loading (for `ReloadConfig`'s `warnings`).
     public var warnings: [String] = []
+    /// `[gamepads] databases`: SDL_GameControllerDB files, in order (input.md §10); nil when the
+    /// file does not say, which means `/etc/focusd/gamecontrollerdb.txt` when it exists.
+    public var gamepadDatabasePaths: [String]?
+    /// The lines of those files and of `SDL_GAMECONTROLLERCONFIG`, loaded by the service (I/O is
+    /// not this module's): profiles' own mappings win over them.
+    public var gamepadDatabase = GamepadDatabase()
 
     public init() {}
 
     /// The configuration used without a file: defaults for every device.
     public static let defaults = Configuration()
 
-    static let topLevelKeys = ["socket", "access", "limits", "profile"]
+    static let topLevelKeys = ["socket", "access", "limits", "profile", "gamepads"]
 
     /// Parses and validates a configuration file.
     /// - Throws: `ConfigError` with the line (and column) of the first syntax or schema problem:
@@ -32,6 +38,10 @@ public struct Configuration: Hashable, Sendable {
         }
         if var limits = try root.table("limits") {
             configuration.limits = try readLimits(&limits)
+        }
+        if var gamepads = try root.table("gamepads") {
+            configuration.gamepadDatabasePaths = try gamepads.array("databases", ConfigReader.stringElement)
+            try gamepads.finish(known: ["databases"])
         }
         if let profiles = try root.tables("profile") {
             var names: [String: Int] = [:]
