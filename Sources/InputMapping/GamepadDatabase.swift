@@ -138,6 +138,7 @@ public struct GamepadDatabase: Hashable, Sendable {
                 warnings.append("\(location): skipped: \(error.message)")
                 continue
             }
+            warnings += mapping.warnings.map { "\(location): \($0)" }
             guard let parsed = SDLGUID(hex: mapping.guid) else {
                 warnings.append("\(location): skipped: GUID '\(mapping.guid)' is not 32 hex digits")
                 continue

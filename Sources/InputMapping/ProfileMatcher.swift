@@ -117,11 +117,13 @@ public struct ProfileMatcher: Hashable, Sendable {
     /// Whether a profile applies: its rules hold, and a profile with an SDL gamepad mapping but no
     /// vendor/product rule applies only to the vendor and product in the mapping's GUID.
     public static func matches(_ profile: Profile, _ identity: DeviceIdentity, _ deviceClass: DeviceClass) -> Bool {
-        if profile.match.vendor == nil && profile.match.product == nil,
-            let (vendor, product) = profile.gamepadMapping?.vendorProduct,
-            vendor != identity.vendor || product != identity.product
-        {
-            return false
+        // A profile with an SDL mapping and no vendor/product rule applies to the pads of its GUID,
+        // as SDL would pick them (CRC and, for ids, version aside): a zero GUID matches nothing,
+        // a name GUID the pads of that name, never the keyboard.
+        if profile.match.vendor == nil && profile.match.product == nil, let mapping = profile.gamepadMapping {
+            var database = GamepadDatabase()
+            database.add(mapping.guid + ",m,", source: "profile")
+            guard database.entry(for: identity) != nil else { return false }
         }
         return matches(profile.match, identity, deviceClass)
     }

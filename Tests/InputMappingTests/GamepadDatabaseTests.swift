@@ -90,3 +90,45 @@ struct GamepadDatabaseTests {
         #expect(throws: ConfigError.self) { try Configuration.parse("[gamepads]\ndatabase = []\n") }
     }
 }
+
+@Suite("SDL mapping syntax SDL accepts")
+struct SDLToleranceTests {
+    @Test("misc2-6, an element bound twice, empty sources, unknown elements and long GUIDs are accepted as SDL accepts them")
+    func tolerated() throws {
+        let mapping = try GamepadMapping.parse(
+            "030000007e0500006920000011010000ff,Pro,a:b0,misc2:b5,guide:b12,guide:b16,leftx:,wat:b3,platform:Linux,")
+        #expect(mapping.guid == "030000007e0500006920000011010000")
+        #expect(mapping.bindings.contains(.init(target: .button(E.BTN_TRIGGER_HAPPY7), source: .button(5))))
+        #expect(mapping.bindings.filter { $0.target == .button(E.BTN_MODE) }.map(\.source) == [.button(12), .button(16)])
+        #expect(mapping.warnings == ["'leftx:': empty source, ignored", "'wat:b3': unknown element 'wat', ignored"])
+        var database = GamepadDatabase()
+        database.add(
+            "030000007e0500006920000011010000,Pro,a:b0,wat:b3,platform:Linux,", source: "db.txt")
+        #expect(database.entries.count == 1 && database.warnings == ["db.txt:1: 'wat:b3': unknown element 'wat', ignored"])
+    }
+
+    @Test("a profile's SDL line with a zero GUID takes no device; a name GUID takes the pads of that name")
+    func profileGUIDs() throws {
+        var zero = Profile(name: "zero")
+        zero.gamepadMapping = try GamepadMapping.parse("00000000000000000000000000000000,Any,a:b0,platform:Linux,")
+        let matcher = ProfileMatcher(profiles: [zero])
+        #expect(matcher.profile(for: TestDevices.usbKeyboard) == nil && matcher.profile(for: TestDevices.genericPad) == nil)
+        var named = Profile(name: "gs")
+        named.gamepadMapping = try GamepadMapping.parse("0500000047532067616d657061640000,GS Gamepad,a:b0,platform:Linux,")
+        let pad = DeviceIdentity(name: "GS gamepad", bus: 5, capabilities: TestDevices.genericPad.capabilities)
+        #expect(ProfileMatcher(profiles: [named]).profile(for: pad)?.name == "gs")
+        #expect(ProfileMatcher(profiles: [named]).profile(for: TestDevices.usbKeyboard) == nil)
+    }
+
+    @Test("a stick bound to hat halves moves focus (Joy-Con, Hori Fightstick lines)")
+    func stickFromHat() throws {
+        var profile = Profile(name: "joycon")
+        profile.gamepadMapping = try GamepadMapping.parse(
+            "03000000790000000600000010010000,Joy-Con-like,a:b0,+leftx:h0.2,-leftx:h0.8,+lefty:h0.4,-lefty:h0.1,platform:Linux,")
+        var rig = Rig(TestDevices.genericPad, profile: profile)
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0X, 1)])) == ["right press"])
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0X, 0)])) == ["right release"])
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, -1)])) == ["up press"])
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, 0)])) == ["up release"])
+    }
+}

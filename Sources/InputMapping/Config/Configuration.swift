@@ -56,7 +56,7 @@ public struct Configuration: Hashable, Sendable {
                     configuration.warnings.append(
                         "line \(reader.position.line): profile '\(profile.name)' never matches: profile '\(catchAll.name)' "
                             + "(line \(catchAll.line)) has no match rules and takes every device first")
-                } else if profile.match == MatchRules() && profile.gamepadMapping?.vendorProduct == nil {
+                } else if profile.match == MatchRules() && profile.gamepadMapping == nil {
                     catchAll = (profile.name, reader.position.line)
                 }
                 configuration.profiles.append(profile)
