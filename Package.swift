@@ -105,7 +105,7 @@ let package = Package(
             ],
             resources: [.copy("Examples"), .copy("Android")]
         ),
-        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusWire"], exclude: ["Devices"]),
+        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusWire"], exclude: ["Devices", "Gamepads"]),
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import FocusWire
 import Testing
 
 @testable import InputMapping
@@ -131,4 +132,38 @@ struct SDLToleranceTests {
         #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, -1)])) == ["up press"])
         #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, 0)])) == ["up release"])
     }
+}
+
+@Suite("SDL_GameControllerDB, the whole database")
+struct WholeDatabaseTests {
+    static let path = DeviceData.directory.replacingDevices + "Gamepads/gamecontrollerdb.txt"
+
+    @Test("every Linux line is used or skipped with its line named, and a pad of each line's GUID gets that line")
+    func wholeDatabase() throws {
+        let text = String(decoding: try readFile(Self.path, limit: 8 << 20), as: UTF8.self)
+        var database = GamepadDatabase()
+        database.add(text, source: "gamecontrollerdb.txt")
+        let linuxLines = text.split(separator: "\n").filter { $0.hasSuffix("platform:Linux,") || $0.hasSuffix("platform:Linux") }.count
+        let skipped = database.warnings.filter { $0.hasPrefix("gamecontrollerdb.txt:") && $0.contains(": skipped: ") }
+        #expect(linuxLines == 734)
+        // Every Linux line is an entry (or replaced by a later one for its GUID) or a named skip.
+        #expect(database.entries.count + skipped.count <= linuxLines)
+        // SDL's special `xinput` GUID names no device on Linux (SDL uses it only for its built-in
+        // Xbox 360 receiver fallback): the one line skipped, with its reason.
+        #expect(skipped == ["gamecontrollerdb.txt:1921: skipped: gamepad mapping GUID must be 32 hex digits, found 'xinput'"])
+        var own = 0
+        for entry in database.entries {
+            var guid = entry.guid
+            guid.bytes[2] = UInt8((entry.crc ?? 0xBEEF) & 0xFF)
+            guid.bytes[3] = UInt8((entry.crc ?? 0xBEEF) >> 8)
+            if database.entry(for: guid) == entry { own += 1 }
+        }
+        #expect(own == database.entries.count)
+        print("gamecontrollerdb.txt: \(linuxLines) Linux lines, \(database.entries.count) entries after later lines replace earlier ones, \(skipped.count) skipped, \(database.warnings.count - skipped.count) ignored fields, \(own) pads of an entry's GUID get that entry")
+    }
+}
+
+extension String {
+    /// `.../Devices/` → `.../` (the test target's directory).
+    fileprivate var replacingDevices: String { String(dropLast("Devices/".count)) }
 }
