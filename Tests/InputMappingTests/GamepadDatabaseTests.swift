@@ -121,6 +121,18 @@ struct SDLToleranceTests {
         #expect(ProfileMatcher(profiles: [named]).profile(for: TestDevices.usbKeyboard) == nil)
     }
 
+    @Test("a profile's mapping line for another platform is a config error naming it")
+    func profilePlatform() {
+        let text = "[[profile]]\nname = \"w\"\ngamepadMapping = \"03000000790000000600000010010000,W,a:b0,platform:Windows,\"\n"
+        do {
+            _ = try Configuration.parse(text)
+            Issue.record("a Windows line was accepted")
+        } catch {
+            #expect(error.message.hasSuffix("the line is for platform:Windows, and SDL's numbering differs there: use a platform:Linux line"))
+            #expect(error.line == 3)
+        }
+    }
+
     @Test("a stick bound to hat halves moves focus (Joy-Con, Hori Fightstick lines)")
     func stickFromHat() throws {
         var profile = Profile(name: "joycon")
