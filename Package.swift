@@ -51,7 +51,7 @@ let package = Package(
         ),
         // What focusd and focusctl share: scene files (decoded as the socket decodes scenes) and
         // the wire form of io.focusd.Input devices.
-        .target(name: "FocusWire", dependencies: ["FocusEngine", "Varlink"]),
+        .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink"]),
         .target(
             name: "FocusService",
             dependencies: [
@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "focusd",
             dependencies: [
-                "FocusService", "FocusWire", "FocusEngine", "Varlink",
+                "FocusService", "FocusWire", "FocusEngine", "InputMapping", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Release builds link libstdc++ statically (see scripts/static-libstdc++/libstdc++.so).
@@ -107,7 +107,7 @@ let package = Package(
             ],
             resources: [.copy("Examples"), .copy("Android")]
         ),
-        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping"]),
+        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusWire"], exclude: ["Devices", "Gamepads"]),
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(

@@ -82,10 +82,16 @@ public enum Daemon {
         } catch {
             // Only a missing default file means the defaults; one that is there but unreadable is
             // a mistake to report, not to paper over.
-            if path == nil && error.isMissing { return .defaults }
+            if path == nil && error.isMissing {
+                var defaults = Configuration.defaults
+                GamepadDatabases.load(into: &defaults)
+                return defaults
+            }
             throw ConfigError("cannot read the configuration file: \(error)")
         }
-        return try Configuration.parse(String(decoding: bytes, as: UTF8.self))
+        var configuration = try Configuration.parse(String(decoding: bytes, as: UTF8.self))
+        GamepadDatabases.load(into: &configuration)
+        return configuration
     }}
 
 /// Everything that lives on the event loop.
@@ -342,12 +348,14 @@ final class DaemonService: Sendable {
                 let settings = self.matcher.withLock { $0.settings(for: identity, siblings: siblings) }
                 var reason = settings.ignoreReason
                 if reason == nil, DeviceClassifier.isIgnoredByUdev(identity) { reason = "tagged FOCUSD_IGNORE=1 by udev" }
-                if reason == nil, settings.grab == .none {
+                if reason == nil, settings.grab == .none, settings.deviceClass != .other {
                     reason = "profile '\(settings.profileName ?? "")' says grab = \"none\": listed, not read"
                 }
-                return DevicePolicy(
+                var policy = DevicePolicy(
                     deviceClass: settings.deviceClass, backend: settings.backend, grab: settings.grab,
                     ignoreReason: reason, profile: settings.profileName)
+                policy.reasons = settings.reasons
+                return policy
             }
         )
         do {

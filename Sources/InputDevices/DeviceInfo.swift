@@ -47,13 +47,15 @@ public struct DevicePolicy: Hashable, Sendable {
     public var deviceClass: DeviceClass?
     /// Replaces the default backend (libinput for touchpads when udevd runs, libevdev otherwise).
     public var backend: Backend?
-    /// `InputMapping.GrabMode`: `none` never reaches the loop (the service lists such a device
-    /// with a problem instead), and is treated as `shared` if it does.
+    /// `InputMapping.GrabMode`: `none` lists the device, once opened and classified, with a
+    /// problem and does not read it (class `other`, input.md §2).
     public var grab: GrabMode
     /// Listed with this reason as its problem and never read (closed if it was opened to decide).
     public var ignoreReason: String?
     /// Name of the profile that matched, copied into `DeviceInfo.profile`.
     public var profile: String?
+    /// The facts that decided class and grab, copied into `DeviceInfo.reasons`.
+    public var reasons: [String] = []
 
     public init(
         deviceClass: DeviceClass? = nil, backend: Backend? = nil, grab: GrabMode = .shared,

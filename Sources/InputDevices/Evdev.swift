@@ -90,7 +90,12 @@ final class EvdevDevice {
             relativeAxes: codes(EV_REL, max: REL_MAX),
             absoluteAxes: absolute,
             properties: Set((0...INPUT_PROP_MAX).filter { libevdev_has_property(device, UInt32($0)) != 0 }.map { UInt16($0) }),
-            kernelRepeat: libevdev_has_event_type(device, UInt32(EV_REP)) != 0
+            kernelRepeat: libevdev_has_event_type(device, UInt32(EV_REP)) != 0,
+            switches: codes(EV_SW, max: SW_MAX),
+            misc: codes(EV_MSC, max: MSC_MAX),
+            leds: codes(EV_LED, max: LED_MAX),
+            forceFeedback: codes(EV_FF, max: FF_MAX),
+            eventTypes: Set((0...EV_MAX).filter { libevdev_has_event_type(device, UInt32($0)) != 0 }.map { UInt16($0) })
         )
     }
 

@@ -283,11 +283,17 @@ final class LoopCore {
         }
         let policy = configuration.policy(identity, siblings(of: entry))
         entry.info.profile = policy.profile
+        entry.info.reasons = policy.reasons
         entry.policyGrab = policy.grab
         if let reason = policy.ignoreReason { return list(entry, problem: "ignored: \(reason)") }
         entry.failures = 0
         let deviceClass = policy.deviceClass ?? configuration.classify(identity)
         entry.info.deviceClass = deviceClass
+        // `other` (input.md §2) is listed with its reasons and not read; its grab is `none`.
+        if policy.grab == .none {
+            return list(entry, problem: deviceClass == .other
+                ? "not read: class other is not a navigation device" : "not read: grab = \"none\"")
+        }
         let backend: Backend
         switch chooseBackend(deviceClass, forced: policy.backend) {
         case .read(let chosen): backend = chosen

@@ -16,7 +16,7 @@ extension EventCode {
 
     private static let byName: [String: Named] = {
         var result: [String: Named] = [:]
-        for entry in table where result[entry.name] == nil {
+        for entry in table + moreTable where result[entry.name] == nil {
             result[entry.name] = Named(type: entry.type, code: entry.code)
         }
         return result
@@ -24,7 +24,7 @@ extension EventCode {
 
     private static let byCode: [Named: String] = {
         var result: [Named: String] = [:]
-        for entry in table where result[Named(type: entry.type, code: entry.code)] == nil {
+        for entry in table + moreTable where result[Named(type: entry.type, code: entry.code)] == nil {
             result[Named(type: entry.type, code: entry.code)] = entry.name
         }
         return result
@@ -37,11 +37,11 @@ extension EventCode {
     }
 
     /// The kernel's name of a code of an event type (`EV_KEY`, `EV_REL`, `EV_ABS`, `EV_SYN`,
-    /// `PROPERTY`), the first one the header gives when there are aliases.
+    /// `EV_SW`, `EV_MSC`, `EV_LED`, `EV_FF`, `PROPERTY`), the first one the header gives when there are aliases.
     public static func name(type: UInt16, code: UInt16) -> String? {
         byCode[Named(type: type, code: code)]
     }
 
     /// Every name the table knows, for diagnostics and documentation.
-    public static var allNames: [String] { table.map(\.name) }
+    public static var allNames: [String] { (table + moreTable).map(\.name) }
 }

@@ -39,6 +39,8 @@ public struct GamepadMapping: Hashable, Sendable {
     public var guid: String
     public var name: String
     public var bindings: [Binding]
+    /// Fields SDL ignores and so does focusd (unknown elements, empty sources), in words.
+    public var warnings: [String] = []
 
     /// SDL element names → kernel gamepad buttons.
     static let buttonTargets: [String: UInt16] = [
@@ -51,6 +53,8 @@ public struct GamepadMapping: Hashable, Sendable {
         "misc1": EventCode.BTN_TRIGGER_HAPPY1, "paddle1": EventCode.BTN_TRIGGER_HAPPY2,
         "paddle2": EventCode.BTN_TRIGGER_HAPPY3, "paddle3": EventCode.BTN_TRIGGER_HAPPY4,
         "paddle4": EventCode.BTN_TRIGGER_HAPPY5, "touchpad": EventCode.BTN_TRIGGER_HAPPY6,
+        "misc2": EventCode.BTN_TRIGGER_HAPPY7, "misc3": EventCode.BTN_TRIGGER_HAPPY8, "misc4": EventCode.BTN_TRIGGER_HAPPY9,
+        "misc5": EventCode.BTN_TRIGGER_HAPPY10, "misc6": EventCode.BTN_TRIGGER_HAPPY11,
     ]
 
     /// SDL element names → kernel gamepad axes (a trigger bound to a button becomes BTN_TL2/BTN_TR2).
@@ -80,12 +84,13 @@ public struct GamepadMapping: Hashable, Sendable {
         guard fields.count >= 2 else {
             throw ConfigError("gamepad mapping needs 'GUID,name,bindings...', found '\(text)'")
         }
-        let guid = fields[0].lowercased()
-        guard guid.count == 32, guid.allSatisfy(\.isHexDigit) else {
+        // SDL reads the first 32 hex digits of a longer GUID.
+        let guid = String(fields[0].lowercased().prefix(32))
+        guard guid.count == 32, fields[0].allSatisfy(\.isHexDigit) else {
             throw ConfigError("gamepad mapping GUID must be 32 hex digits, found '\(fields[0])'")
         }
         var bindings: [Binding] = []
-        var seen: Set<String> = []
+        var warnings: [String] = []
         for field in fields.dropFirst(2) {
             guard let colon = field.firstIndex(of: ":") else {
                 throw ConfigError("gamepad mapping field '\(field)' is not 'element:source'")
@@ -93,8 +98,10 @@ public struct GamepadMapping: Hashable, Sendable {
             var element = Substring(field[..<colon])
             let sourceText = field[field.index(after: colon)...]
             if ignoredFields.contains(String(element)) { continue }
-            guard seen.insert(String(element)).inserted else {
-                throw ConfigError("gamepad mapping binds '\(element)' twice")
+            // As SDL: an empty source binds nothing; an element bound twice takes both sources.
+            if sourceText.isEmpty {
+                warnings.append("'\(field)': empty source, ignored")
+                continue
             }
             var targetHalf: Half?
             if element.first == "+" || element.first == "-" {
@@ -119,11 +126,14 @@ public struct GamepadMapping: Hashable, Sendable {
                 }
                 target = .button(button)
             } else {
-                throw ConfigError("gamepad mapping: unknown element '\(element)' in '\(field)'")
+                warnings.append("'\(field)': unknown element '\(element)', ignored")
+                continue
             }
             bindings.append(Binding(target: target, source: source))
         }
-        return GamepadMapping(guid: guid, name: fields[1], bindings: bindings)
+        var mapping = GamepadMapping(guid: guid, name: fields[1], bindings: bindings)
+        mapping.warnings = warnings
+        return mapping
     }
 
     static func parseSource(_ text: Substring, field: String) throws(ConfigError) -> Source {

@@ -62,16 +62,46 @@ public struct Capabilities: Hashable, Sendable {
     public var properties: Set<UInt16>
     /// EV_REP is set (the kernel autorepeats this device's keys).
     public var kernelRepeat: Bool
+    /// EV_SW codes (lid, tablet mode, dock, rfkill...): such a node is never grabbed by inference.
+    public var switches: Set<UInt16>
+    /// EV_MSC codes (MSC_SCAN on HID and rc-core nodes, MSC_TIMESTAMP...).
+    public var misc: Set<UInt16>
+    /// EV_LED codes (a keyboard's lock LEDs).
+    public var leds: Set<UInt16>
+    /// EV_FF codes (rumble and other force-feedback effects).
+    public var forceFeedback: Set<UInt16>
+    /// Every event type the node reports (EVIOCGBIT(0)): EV_SYN, EV_KEY, ..., EV_REP, EV_FF.
+    public var eventTypes: Set<UInt16>
 
+    /// `eventTypes` nil: the types of the codes given (EV_SYN always, EV_REP with `kernelRepeat`).
     public init(
         keys: Set<UInt16> = [], relativeAxes: Set<UInt16> = [], absoluteAxes: [UInt16: AxisInfo] = [:],
-        properties: Set<UInt16> = [], kernelRepeat: Bool = false
+        properties: Set<UInt16> = [], kernelRepeat: Bool = false, switches: Set<UInt16> = [], misc: Set<UInt16> = [],
+        leds: Set<UInt16> = [], forceFeedback: Set<UInt16> = [], eventTypes: Set<UInt16>? = nil
     ) {
         self.keys = keys
         self.relativeAxes = relativeAxes
         self.absoluteAxes = absoluteAxes
         self.properties = properties
         self.kernelRepeat = kernelRepeat
+        self.switches = switches
+        self.misc = misc
+        self.leds = leds
+        self.forceFeedback = forceFeedback
+        if let eventTypes {
+            self.eventTypes = eventTypes
+        } else {
+            var types: Set<UInt16> = [EventCode.EV_SYN]
+            if !keys.isEmpty { types.insert(EventCode.EV_KEY) }
+            if !relativeAxes.isEmpty { types.insert(EventCode.EV_REL) }
+            if !absoluteAxes.isEmpty { types.insert(EventCode.EV_ABS) }
+            if !misc.isEmpty { types.insert(EventCode.EV_MSC) }
+            if !switches.isEmpty { types.insert(EventCode.EV_SW) }
+            if !leds.isEmpty { types.insert(EventCode.EV_LED) }
+            if kernelRepeat { types.insert(EventCode.EV_REP) }
+            if !forceFeedback.isEmpty { types.insert(EventCode.EV_FF) }
+            self.eventTypes = types
+        }
     }
 }
 

@@ -21,6 +21,10 @@ public struct DeviceSettings: Hashable, Sendable {
     public var longPresses: [LongPress]
     public var chords: [Chord]
     public var gamepadMapping: GamepadMapping?
+    /// Why the class and grab are what they are (the classification's reasons, then the profile's).
+    public var reasons: [String] = []
+    /// Where `gamepadMapping` came from when a database gave it (`FILE:LINE`); nil for a profile's.
+    public var gamepadMappingSource: String?
 
     /// The settings of a class with no profile.
     public init(deviceClass: DeviceClass) {
@@ -54,13 +58,16 @@ public struct DeviceSettings: Hashable, Sendable {
 /// Finds the profile of a device: the first profile, in file order, whose rules all hold.
 public struct ProfileMatcher: Hashable, Sendable {
     public var profiles: [Profile]
+    /// SDL_GameControllerDB lines for gamepads no profile maps (input.md §10).
+    public var database: GamepadDatabase
 
-    public init(profiles: [Profile]) {
+    public init(profiles: [Profile], database: GamepadDatabase = GamepadDatabase()) {
         self.profiles = profiles
+        self.database = database
     }
 
     public init(configuration: Configuration) {
-        self.init(profiles: configuration.profiles)
+        self.init(profiles: configuration.profiles, database: configuration.gamepadDatabase)
     }
 
     /// The first matching profile. A profile with `siblings = true` also matches a node whose
@@ -77,8 +84,29 @@ public struct ProfileMatcher: Hashable, Sendable {
 
     /// The resolved settings of a device: classification, profile, defaults, udev's ignore tag.
     public func settings(for identity: DeviceIdentity, siblings: [DeviceIdentity] = []) -> DeviceSettings {
-        let deviceClass = DeviceClassifier.classify(identity)
-        var settings = DeviceSettings(deviceClass: deviceClass, profile: profile(for: identity, siblings: siblings))
+        let classification = DeviceClassifier.classification(identity, siblings: siblings)
+        let profile = profile(for: identity, siblings: siblings)
+        var settings = DeviceSettings(deviceClass: classification.deviceClass, profile: profile)
+        // Without a profile's class or grab, the classification's grab holds: shared when a
+        // never-grab fact holds, none for `other` (input.md §2).
+        if profile?.grab == nil && profile?.deviceClass == nil { settings.grab = classification.grab }
+        // A profile that names an `other` node (to map its keys) has it read, shared.
+        if profile != nil && profile?.grab == nil && settings.grab == .none { settings.grab = .shared }
+        settings.reasons = classification.reasons
+        // A gamepad no profile maps takes SDL's line for its GUID (a profile's mapping wins).
+        if settings.gamepadMapping == nil && settings.deviceClass == .gamepad, let entry = database.entry(for: identity) {
+            settings.gamepadMapping = entry.mapping
+            settings.gamepadMappingSource = entry.source
+            settings.reasons.append(
+                "gamepad mapping '\(entry.mapping.name)' from \(entry.source) (SDL GUID \(SDLGUID.linux(identity)))")
+        }
+        if let profile {
+            var overrides: [String] = []
+            if let deviceClass = profile.deviceClass { overrides.append("class = \"\(deviceClass.rawValue)\"") }
+            if let grab = profile.grab { overrides.append("grab = \"\(grab.rawValue)\"") }
+            if let backend = profile.backend { overrides.append("backend = \"\(backend.rawValue)\"") }
+            settings.reasons.append("profile '\(profile.name)' matched" + (overrides.isEmpty ? "" : ": " + overrides.joined(separator: ", ")))
+        }
         if DeviceClassifier.isIgnoredByUdev(identity) {
             settings.ignored = true
             settings.ignoreReason = "tagged FOCUSD_IGNORE=1 by udev"
@@ -89,11 +117,13 @@ public struct ProfileMatcher: Hashable, Sendable {
     /// Whether a profile applies: its rules hold, and a profile with an SDL gamepad mapping but no
     /// vendor/product rule applies only to the vendor and product in the mapping's GUID.
     public static func matches(_ profile: Profile, _ identity: DeviceIdentity, _ deviceClass: DeviceClass) -> Bool {
-        if profile.match.vendor == nil && profile.match.product == nil,
-            let (vendor, product) = profile.gamepadMapping?.vendorProduct,
-            vendor != identity.vendor || product != identity.product
-        {
-            return false
+        // A profile with an SDL mapping and no vendor/product rule applies to the pads of its GUID,
+        // as SDL would pick them (CRC and, for ids, version aside): a zero GUID matches nothing,
+        // a name GUID the pads of that name, never the keyboard.
+        if profile.match.vendor == nil && profile.match.product == nil, let mapping = profile.gamepadMapping {
+            var database = GamepadDatabase()
+            database.add(mapping.guid + ",m,", source: "profile")
+            guard database.entry(for: identity) != nil else { return false }
         }
         return matches(profile.match, identity, deviceClass)
     }

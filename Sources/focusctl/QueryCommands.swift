@@ -45,7 +45,7 @@ struct ScenesCommand: ClientCommand {
 struct DevicesCommand: ClientCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the input devices focusd has attached, how each was classified, and any problem."
+        abstract: "List the input devices focusd has attached, how each was classified and why, and any problem."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -55,12 +55,13 @@ struct DevicesCommand: ClientCommand {
         let devices = try reply.member("devices", as: [InputDevice].self)
         output.reply(reply) {
             if devices.isEmpty { return ["(no devices)"] }
-            return devices.map { device in
+            return devices.flatMap { device in
                 var line = "\(device.id)  \(device.class)  \(device.node)  \"\(device.name)\"  \(device.backend)"
                 if device.grabbed { line += "  grabbed" }
                 if let profile = device.profile { line += "  profile=\(profile)" }
                 if let problem = device.problem { line += "  problem: \(problem)" }
-                return line
+                // The facts that decided class and grab (input.md §9), one per line under the device.
+                return [line] + (device.reasons ?? []).map { "    because \($0)" }
             }
         }
     }

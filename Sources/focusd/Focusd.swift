@@ -18,7 +18,7 @@ enum Focusd {
 
     /// The subcommands; the first is the default.
     static let commands: [(spec: CommandSpec, run: @Sendable (ParsedArguments) throws -> Void)] = [
-        (Run.spec, Run.run), (Simulate.spec, Simulate.run), (Lint.spec, Lint.run),
+        (Run.spec, Run.run), (Simulate.spec, Simulate.run), (Lint.spec, Lint.run), (Classify.spec, Classify.run),
     ]
 
     static var help: String {

@@ -114,6 +114,68 @@ struct FocusdCommandLineTests {
         #expect(missing.errors.contains("Error: /nonexistent/scene.json: no such file"), "\(missing)")
     }
 
+    @Test("classify prints class, grab, backend and reasons per description; --no-udev drops udev's properties; a profile wins")
+    func classify() throws {
+        let file = try Self.sceneFile("""
+            [{"name": "QEMU USB Tablet", "bus": 3, "events": {"EV_KEY": ["BTN_LEFT"], "EV_REL": ["REL_WHEEL"],
+               "EV_ABS": {"ABS_X": {"min": 0, "max": 32767}, "ABS_Y": {"min": 0, "max": 32767}}}},
+             {"name": "Knob", "bus": 3, "events": {"EV_KEY": ["BTN_0"], "EV_REL": ["REL_DIAL"]},
+              "udev": {"ID_INPUT": "1", "ID_INPUT_TABLET_PAD": "1"}}]
+            """)
+        let result = Self.focusd("classify", file)
+        #expect(result.status == 0, "\(result)")
+        let objects = try result.lines.map { try JSONValue.parse($0) }
+        #expect(objects.count == 2)
+        #expect(objects[0]["class"] == .string("pointer") && objects[0]["grab"] == .string("shared"))
+        #expect(objects[0]["backend"] == .string("libevdev") && objects[0]["mapping"] == .null)
+        #expect(objects[0]["reasons"]?.arrayValue?.first == .string("no udevd; udev's input_id rules give ID_INPUT_MOUSE"))
+        #expect(objects[1]["class"] == .string("other") && objects[1]["grab"] == .string("none") && objects[1]["backend"] == .null)
+        let bare = try Self.focusd("classify", "--no-udev", file).lines.map { try JSONValue.parse($0) }
+        #expect(bare[1]["class"] == .string("rotary") && bare[1]["grab"] == .string("exclusive"))
+
+        let directory = try FocusctlTests.temporaryDirectory()
+        try "[[profile]]\nname = \"pad\"\nmatch = { name = \"Knob\" }\nclass = \"rotary\"\ngrab = \"exclusive\"\n"
+            .write(toFile: directory + "/focusd.toml", atomically: true, encoding: .utf8)
+        let configured = try Self.focusd("classify", "--config", directory + "/focusd.toml", file).lines.map { try JSONValue.parse($0) }
+        #expect(configured[1]["class"] == .string("rotary") && configured[1]["grab"] == .string("exclusive"))
+        #expect(configured[1]["reasons"]?.arrayValue?.last == .string("profile 'pad' matched: class = \"rotary\", grab = \"exclusive\""))
+    }
+
+    @Test("classify --config reports the database line a gamepad uses as its mapping; an unusable line is a warning")
+    func classifyMapping() throws {
+        let directory = try FocusctlTests.temporaryDirectory()
+        let database = directory + "/gamecontrollerdb.txt"
+        try """
+            # Linux
+            03000000790000000600000010010000,Generic USB Joystick,a:b2,b:b1,dpup:h0.1,dpdown:h0.4,dpleft:h0.8,dpright:h0.2,leftx:a0,lefty:a1,platform:Linux,
+            03000000790000000700000010010000,Broken,a:z9,platform:Linux,
+            """.write(toFile: database, atomically: true, encoding: .utf8)
+        try "[gamepads]\ndatabases = [\"\(database)\"]\n".write(toFile: directory + "/focusd.toml", atomically: true, encoding: .utf8)
+        let pad = try Self.sceneFile("""
+            {"name": "Generic USB Joystick", "bus": 3, "vendor": 121, "product": 6, "version": 272,
+             "events": {"EV_KEY": ["BTN_TRIGGER", "BTN_THUMB", "BTN_THUMB2", "BTN_TOP"],
+                        "EV_ABS": {"ABS_X": {"min": 0, "max": 255}, "ABS_Y": {"min": 0, "max": 255},
+                                   "ABS_RZ": {"min": 0, "max": 255}, "ABS_HAT0X": {"min": -1, "max": 1}, "ABS_HAT0Y": {"min": -1, "max": 1}}}}
+            """)
+        let result = Self.focusd("classify", "--config", directory + "/focusd.toml", pad)
+        #expect(result.status == 0, "\(result)")
+        let answer = try JSONValue.parse(result.lines[0])
+        #expect(answer["class"] == .string("gamepad"))
+        #expect(answer["mapping"] == .object(["name": .string("Generic USB Joystick"), "source": .string(database + ":2")]))
+        #expect(result.errors.contains("\(database):3: skipped: "), "\(result)")
+    }
+
+    @Test("classify answers a malformed description with exit 2 and an error naming the file, index and field")
+    func classifyMalformed() throws {
+        let file = try Self.sceneFile(#"[{"name": "a", "events": {}}, {"name": "b", "events": {"EV_KEY": ["KEY_NOPE"]}}]"#)
+        let result = Self.focusd("classify", file)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.output.isEmpty)
+        #expect(result.errors == "Error: \(file): description 1: field events.EV_KEY[0]: unknown code name KEY_NOPE\n", "\(result)")
+        let noName = try Self.sceneFile(#"{"events": {}}"#)
+        #expect(Self.focusd("classify", noName).errors.contains("\(noName): description 0: field name: missing"))
+    }
+
     @Test("the daemon binary needs neither FoundationEssentials nor libinput (its memory budget, README 'Figures')")
     func lean() {
         let dynamic = FocusctlTests.run("/usr/bin/readelf", ["-d", FocusctlTests.binary("focusd")])

@@ -89,5 +89,22 @@ extension ServiceSocketTests {
             #expect(start.status == 1, "\(start.output)")
             #expect(start.output.contains("nest deeper than"), "\(start.output)")
         }
+
+        @Test("ReloadConfig reads the gamepad databases again: an unusable line is a warning naming its file and line, never an error")
+        func reloadReadsGamepadDatabases() throws {
+            let daemon = try FocusdProcess(config: "")
+            defer { daemon.stop() }
+            let database = daemon.directory + "/gamecontrollerdb.txt"
+            try "03000000790000000600000010010000,Pad,a:b0,platform:Linux,\n".write(toFile: database, atomically: true, encoding: .utf8)
+            try "[gamepads]\ndatabases = [\"\(database)\", \"\(daemon.directory)/absent.txt\"]\n"
+                .write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
+            let client = try daemon.connect()
+            let first = try client.call("io.focusd.Input.ReloadConfig")["warnings"]?.arrayValue ?? []
+            #expect(first == [.string("gamepad database \(daemon.directory)/absent.txt: no such file")])
+            try "03000000790000000600000010010000,Pad,a:b0,platform:Linux,\nxyz,Bad,a:b0,platform:Linux,\n"
+                .write(toFile: database, atomically: true, encoding: .utf8)
+            let second = try client.call("io.focusd.Input.ReloadConfig")["warnings"]?.arrayValue ?? []
+            #expect(second.contains(.string("\(database):2: skipped: gamepad mapping GUID must be 32 hex digits, found 'xyz'")), "\(second)")
+        }
     }
 }

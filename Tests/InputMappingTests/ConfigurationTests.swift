@@ -198,6 +198,7 @@ struct ConfigurationTests {
         #expect(configuration.access.readOnlyUids == [1001] && configuration.access.allowedGids == [1500])
         #expect(configuration.limits == LimitSettings())
         #expect(configuration.websocket == WebSocketSettings())
+        #expect(configuration.gamepadDatabasePaths == ["/etc/focusd/gamecontrollerdb.txt"])
         #expect(configuration.profiles.map(\.name) == [
             "living-room IR remote", "pad without the kernel layout", "knob", "laptop keyboard and its media keys",
         ])
@@ -220,7 +221,7 @@ struct ConfigurationTests {
             "vendor", "product", "bus", "phys", "uniq", "capabilities", "siblings",
             "enabled", "delay", "interval", "fastInterval", "fastAfter", "kernelRepeat", "keyUpTimeout", "commands",
             "press", "release", "fourWay", "countsPerDetent", "acceleration", "accelerationMax", "wrap", "reverse",
-            "editIdle", "key", "command", "duration", "keys", "window",
+            "editIdle", "key", "command", "duration", "keys", "window", "databases",
         ])
         for line in text.split(separator: "\n") {
             let trimmed = line.drop { $0 == " " }

@@ -41,14 +41,17 @@ struct DeviceClassifierTests {
         #expect(DeviceClassifier.defaultGrab(for: .gamepad) == .exclusive)
     }
 
-    @Test("udev's ID_INPUT_FOCUSD_ROTARY=1 makes any node a rotary knob, e.g. a GPIO encoder on REL_X")
+    @Test("udev's ID_INPUT_FOCUSD_ROTARY=1 makes any node a rotary knob taken exclusively, e.g. one udev calls a mouse")
     func rotaryHintFromUdev() {
         var encoder = DeviceIdentity(
             name: "gpio-knob", bus: 0x19, capabilities: Capabilities(relativeAxes: [EventCode.REL_X]),
             udevProperties: ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"])
-        #expect(DeviceClassifier.classify(encoder) == .pointer)
+        let untagged = DeviceClassifier.classification(encoder)
+        #expect(untagged.deviceClass == .rotary && untagged.grab == .shared)
         encoder.udevProperties["ID_INPUT_FOCUSD_ROTARY"] = "1"
-        #expect(DeviceClassifier.classify(encoder) == .rotary)
+        let tagged = DeviceClassifier.classification(encoder)
+        #expect(tagged.deviceClass == .rotary && tagged.grab == .exclusive)
+        #expect(tagged.reasons.contains { $0.contains("ID_INPUT_FOCUSD_ROTARY=1") })
     }
 
     @Test("a PowerMate and a Surface Dial are rotary knobs; their push button rides along")

@@ -10,13 +10,19 @@ public struct Configuration: Hashable, Sendable {
     public var profiles: [Profile] = []
     /// Problems that do not stop the file from loading (for `ReloadConfig`'s `warnings`).
     public var warnings: [String] = []
+    /// `[gamepads] databases`: SDL_GameControllerDB files, in order (input.md §10); nil when the
+    /// file does not say, which means `/etc/focusd/gamecontrollerdb.txt` when it exists.
+    public var gamepadDatabasePaths: [String]?
+    /// The lines of those files and of `SDL_GAMECONTROLLERCONFIG`, loaded by the service (I/O is
+    /// not this module's): profiles' own mappings win over them.
+    public var gamepadDatabase = GamepadDatabase()
 
     public init() {}
 
     /// The configuration used without a file: defaults for every device.
     public static let defaults = Configuration()
 
-    static let topLevelKeys = ["socket", "access", "limits", "websocket", "profile"]
+    static let topLevelKeys = ["socket", "access", "limits", "websocket", "profile", "gamepads"]
 
     /// Parses and validates a configuration file.
     /// - Throws: `ConfigError` with the line (and column) of the first syntax or schema problem:
@@ -37,6 +43,10 @@ public struct Configuration: Hashable, Sendable {
         if var websocket = try root.table("websocket") {
             configuration.websocket = try readWebSocket(&websocket)
         }
+        if var gamepads = try root.table("gamepads") {
+            configuration.gamepadDatabasePaths = try gamepads.array("databases", ConfigReader.stringElement)
+            try gamepads.finish(known: ["databases"])
+        }
         if let profiles = try root.tables("profile") {
             var names: [String: Int] = [:]
             var catchAll: (name: String, line: Int)?
@@ -50,7 +60,7 @@ public struct Configuration: Hashable, Sendable {
                     configuration.warnings.append(
                         "line \(reader.position.line): profile '\(profile.name)' never matches: profile '\(catchAll.name)' "
                             + "(line \(catchAll.line)) has no match rules and takes every device first")
-                } else if profile.match == MatchRules() && profile.gamepadMapping?.vendorProduct == nil {
+                } else if profile.match == MatchRules() && profile.gamepadMapping == nil {
                     catchAll = (profile.name, reader.position.line)
                 }
                 configuration.profiles.append(profile)

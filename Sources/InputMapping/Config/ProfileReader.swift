@@ -34,8 +34,14 @@ enum ProfileReader {
             for var item in chords { profile.chords.append(try readChord(&item)) }
         }
         if let (text, position) = try reader.string("gamepadMapping") {
-            do {
+            do throws(ConfigError) {
                 profile.gamepadMapping = try GamepadMapping.parse(text)
+                // A line for another platform numbers another backend's buttons: never applied here.
+                if let platform = text.split(separator: ",").map({ $0.trimmingCharacters(in: " \t") })
+                    .first(where: { $0.hasPrefix("platform:") }), platform != "platform:Linux"
+                {
+                    throw ConfigError("the line is for \(platform), and SDL's numbering differs there: use a platform:Linux line")
+                }
             } catch {
                 throw ConfigError("'\(reader.qualified("gamepadMapping"))': \(error.message)", at: position)
             }

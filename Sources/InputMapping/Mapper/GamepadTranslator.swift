@@ -83,15 +83,25 @@ struct GamepadTranslator: Sendable {
                 if event.code == base { value.x = event.value } else { value.y = event.value }
                 hatValues[base] = value
                 var signals: [GamepadSignal] = []
+                // A stick bound to hat halves (`+leftx:h0.2,-leftx:h0.8`): the sum of its halves.
+                var sticks: [Int: Double] = [:]
                 for (mask, target) in bindings {
-                    guard case .button(let code) = target else { continue }
                     let down = switch mask {
                     case 1: value.y < 0
                     case 2: value.x > 0
                     case 4: value.y > 0
                     default: value.x < 0
                     }
-                    signals += setDerived(code, down)
+                    switch target {
+                    case .button(let code):
+                        signals += setDerived(code, down)
+                    case .axis(let code, let half):
+                        guard let axis = Self.stickAxis(code) else { continue }
+                        sticks[axis, default: 0] += down ? (half == .negative ? -1 : 1) : 0
+                    }
+                }
+                for (axis, stick) in sticks.sorted(by: { $0.key < $1.key }) {
+                    signals.append(.stick(axis: axis, value: max(-1, min(1, stick))))
                 }
                 return signals
             }
