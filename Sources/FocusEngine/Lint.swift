@@ -23,8 +23,10 @@ extension SceneStore {
             guard let r = frame(c) else { continue }
             for (k, d) in dirs.enumerated() {
                 let result = directionalMove(MoveInput(focused: c, source: r, direction: d, strategy: .spatialIndex, remembered: [:]))
-                if case .focus(let t) = result, t != c { edges[c][k] = t }
+                // A move onto a virtual item goes somewhere, to no node Lint checks (focus.md §12).
+                if case .focus(let t) = result, t != c { edges[c][k] = virtualSlots[t] != nil ? -2 : t }
             }
+            collectVirtuals(keep: nil, nil)
         }
         // unreachable: not reached from the default focus by directional moves.
         if let start = defaultTarget(at: root) {
@@ -50,7 +52,7 @@ extension SceneStore {
                                         message: "moving \(dirs[k].rawValue) from '\(slots[c].id)' reaches '\(slots[t].id)', but moving \(dirs[opposite[k]].rawValue) from there does not come back"))
             }
         }
-        for c in candidates where edges[c].allSatisfy({ $0 < 0 }) {
+        for c in candidates where edges[c].allSatisfy({ $0 == -1 }) {
             problems.append(Problem(kind: .deadEnd, node: slots[c].id, message: "no directional move from '\(slots[c].id)' goes anywhere"))
         }
         for (track, reg) in [("", bindings), ("accessibility ", a11yBindings)] {

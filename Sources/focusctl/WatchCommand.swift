@@ -210,6 +210,10 @@ enum EventText {
             text = "values \(StateText.values(decoded.values ?? [:]))"
         case .scene:
             text = "scene \(decoded.scene) changed"
+        case .scroll:
+            text = "scroll \(decoded.node ?? "?") to \(Self.number(decoded.offsetX ?? 0)),\(Self.number(decoded.offsetY ?? 0))"
+        case .materialize:
+            text = "materialize \(decoded.node ?? "?")#\(decoded.index.map(String.init) ?? "?")"
         }
         if let cause = decoded.cause {
             var because = cause.kind.rawValue
@@ -221,5 +225,10 @@ enum EventText {
         }
         if decoded.track == .accessibility { text += " [accessibility]" }
         return text
+    }
+
+    /// 120 for 120.0, else the number as Swift prints it.
+    static func number(_ v: Double) -> String {
+        v == v.rounded(.towardZero) && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }
