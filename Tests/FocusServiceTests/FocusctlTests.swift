@@ -22,7 +22,7 @@ struct FocusctlTests {
         #expect(state.status == 0)
         #expect(state.lines.contains("scene: demo (active)"), "\(state)")
         #expect(state.lines.contains("focused: heroFeatured"), "\(state)")
-        #expect(state.lines.contains("path: heroFeatured < heroRow < root"), "\(state)")
+        #expect(state.lines.contains("path: heroFeatured < heroRow < page < root"), "\(state)")
         #expect(state.lines.contains { $0.hasPrefix("bindings: ") && $0.contains("hero=featured") }, "\(state)")
 
         let pretty = daemon.focusctl("-j", "state")
