@@ -125,7 +125,7 @@ struct WatchView {
         let revision = event["revision"]?.integerValue
         let scene = event["scene"]?.stringValue
         let kind = event["kind"]?.stringValue
-        let follows = kind == "bindings" || kind == "values"
+        let follows = kind == "bindings" || kind == "values" || kind == "materialize" || kind == "scroll"
         if let lastEvent, follows, revision != nil, revision == lastEventRevision, scene == lastEventScene {
             self.lastEvent = lastEvent + " · " + text
         } else {
@@ -173,7 +173,7 @@ struct WatchView {
         if let scene {
             let picture = ScenePicture(
                 scene: scene, focused: state?.focused, accessibilityFocused: state?.accessibilityFocused,
-                width: width, height: pictureHeight)
+                scroll: state?.scroll ?? [], width: width, height: pictureHeight)
             lines += styled ? picture.styledLines : picture.plainLines
         } else {
             lines.append(ScenePicture.truncate(problem ?? "no scene", to: width))
