@@ -76,9 +76,32 @@ extension SceneStore {
         while let s = stack.popLast() {
             stack.append(contentsOf: slots[s].children.reversed())
             let n = node(s)
-            if n.focusable == true, !slots[s].disabled, n.frame?.isEmpty ?? true {
+            if n.focusable == true, !slots[s].disabled, frame(s)?.isEmpty ?? true {
                 problems.append(Problem(kind: .emptyFrame, node: n.id,
-                                        message: "'\(n.id)' is focusable but has \(n.frame == nil ? "no frame" : "an empty frame"), so it can never take focus"))
+                                        message: "'\(n.id)' is focusable but has \(frame(s) == nil ? "no frame" : "an empty frame"), so it can never take focus"))
+            }
+        }
+        // A built item with a frame of its own over other indices' slots (focus.md §12): those
+        // slots' virtual items and the item would overlap. Virtual items are otherwise skipped.
+        for c in sortedInTreeOrder(collections.keys) {
+            guard let l = lattice(c) else { continue }
+            for k in slots[c].children {
+                guard let i = node(k).index, node(k).frame != nil, let f = frame(k), !f.isEmpty else { continue }
+                let lo = max(0, floorInt((f.minX - l.ox) / l.px)), hi = min(l.cols - 1, floorInt((f.maxX - l.ox) / l.px))
+                let top = max(0, floorInt((f.minY - l.oy) / l.py)), bottom = min(l.rows - 1, floorInt((f.maxY - l.oy) / l.py))
+                var hits: [Int] = []
+                if lo <= hi && top <= bottom && (hi - lo + 1) * (bottom - top + 1) <= 4096 {
+                    for r in top...bottom {
+                        for pc in lo...hi {
+                            if let j = l.index(pc: pc, r: r), j != i, l.frame(pc: pc, r: r).intersectionArea(f) > 0 { hits.append(j) }
+                        }
+                    }
+                }
+                for j in hits.sorted() {
+                    let other = collections[c]?.built[j].map { slots[$0].id } ?? "\(slots[c].id)#\(j)"
+                    problems.append(Problem(kind: .overlap, node: slots[k].id, other: other,
+                                            message: "built item '\(slots[k].id)' (index \(i)) overlaps the slot of index \(j) of collection '\(slots[c].id)'"))
+                }
             }
         }
         for a in candidates {
@@ -95,7 +118,8 @@ extension SceneStore {
         }
         if let rf = frame(root), !rf.isEmpty {
             for c in candidates {
-                guard let f = frame(c) else { continue }
+                // Content of a scroll container is reached by scrolling: never offscreen.
+                guard let f = frame(c), translation(under: slots[c].parent) == (0, 0) || !insideScroll(c) else { continue }
                 if f.minX < rf.minX || f.minY < rf.minY || f.maxX > rf.maxX || f.maxY > rf.maxY {
                     problems.append(Problem(kind: .offscreen, node: slots[c].id, other: slots[root].id,
                                             message: "'\(slots[c].id)' lies partly outside the root's frame"))
@@ -103,5 +127,14 @@ extension SceneStore {
             }
         }
         return problems
+    }
+}
+
+extension SceneStore {
+    /// True when a scroll container holds `slot`.
+    func insideScroll(_ slot: Int) -> Bool {
+        var a = slots[slot].parent
+        while a >= 0 { if scrolls[a] != nil { return true }; a = slots[a].parent }
+        return false
     }
 }

@@ -182,7 +182,7 @@ struct WatchView {
         let revision = lastEventRevision.map { " (revision \($0))" } ?? ""
         lines.append(ScenePicture.truncate("last event\(revision): \(lastEvent ?? "(none yet)")", to: width))
         lines.append(
-            ScenePicture.truncate("╔▶id╗ focused   ┌─┐ candidate   ┌╌┐ container   Ctrl-C quits", to: width))
+            ScenePicture.truncate("╔▶id╗ focused   ┌─┐ candidate   ┌┄┐ not built   ┌╌┐ container   Ctrl-C quits", to: width))
         return lines
     }
 }

@@ -206,3 +206,25 @@ struct CollectionTests {
         #expect(s.scene.root.children?[0].frame == Rect(x: 10, y: 20, width: 0, height: 0))
     }
 }
+
+@Suite("Lint of scroll containers and collections")
+struct ScrollLintTests {
+    @Test("lint skips virtual items, takes built items' slot frames, and reports a built item over other slots")
+    func lintCollections() throws {
+        let rail = collection("rail", x: 0, y: 300, count: 1_000_000, [
+            item("b0", 0), Node(id: "wide", frame: Rect(x: 220, y: 300, width: 500, height: 100), focusable: true, index: 1),
+        ])
+        let problems = try SceneSession.lint(scene([button("top", 0, 100), rail]))
+        #expect(!problems.contains { $0.kind == .emptyFrame }, "\(problems)")
+        #expect(!problems.contains { $0.node.contains("#") }, "virtual items are skipped: \(problems)")
+        let overlaps = problems.filter { $0.kind == .overlap }
+        #expect(overlaps.map(\.other) == ["rail#2", "rail#3"], "\(problems)")
+        #expect(overlaps.first?.message == "built item 'wide' (index 1) overlaps the slot of index 2 of collection 'rail'")
+    }
+
+    @Test("lint does not call a scroll container's content offscreen")
+    func lintScrollContent() throws {
+        let problems = try SceneSession.lint(scene([tileRail(), button("other", 100, 600)]))
+        #expect(!problems.contains { $0.kind == .offscreen }, "\(problems)")
+    }
+}
