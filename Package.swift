@@ -103,6 +103,7 @@ let package = Package(
                 "FocusEngine",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            exclude: ["Scenarios"],
             resources: [.copy("Examples"), .copy("Android")]
         ),
         .testTarget(name: "InputMappingTests", dependencies: ["InputMapping"]),

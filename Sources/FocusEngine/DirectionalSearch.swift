@@ -102,7 +102,7 @@ extension SceneStore {
             // Virtual items compete as if built (focus.md §12): each collection's best, by arithmetic.
             let focusedItem = input.focused.flatMap { virtualSlots[$0] }
             var beam = v.bestBeam, out = v.bestOut
-            for col in Array(collections.keys) where isRoot || isInside(col, c) {
+            for col in collections.keys where isRoot || isInside(col, c) {
                 let exclude = focusedItem?.collection == col ? focusedItem?.index : nil
                 let (b, o) = latticeBest(col, source: source, direction: dir, wantBeam: true, wantOut: !beamOnly,
                                          exclude: exclude, clip: scrollClip)

@@ -264,7 +264,7 @@ public struct SceneSession: Sendable {
         guard let id else { return changeFocus(to: nil, track: track, cause: cause) }
         if store.idToSlot[id] == nil, let (c, i) = store.parseVirtual(id) {
             // A virtual id (focus.md §12): the built node when its index is built.
-            guard let i, i < (store.node(c).collection?.count ?? 0) else { throw .noSuchNode(id: id) }
+            guard let i, i < (store.collections[c]?.spec.count ?? 0) else { throw .noSuchNode(id: id) }
             guard let s = store.item(c, i) else { throw .notFocusable(id: id) }
             return changeFocus(to: s, track: track, cause: cause)
         }
@@ -693,7 +693,7 @@ extension SceneSession {
                 // A virtual item whose collection was sent again; or its index is now built.
                 t = s
                 if store.slots[s].id != id { cause = Cause(kind: .materialized) }
-            } else if let (cid, index) = before.item, let c = store.idToSlot[cid], let coll = store.node(c).collection {
+            } else if let (cid, index) = before.item, let c = store.idToSlot[cid], let coll = store.collections[c]?.spec {
                 if index < coll.count, store.collections[c]?.built[index] == nil, let s = store.item(c, index) {
                     t = s
                     cause = Cause(kind: .virtualized)

@@ -222,6 +222,7 @@ struct SceneStore: Sendable {
     /// Scroll containers (slot → offset) and collections (slot → built and materialized items),
     /// focus.md §12; see `ScrollStore.swift`.
     var scrolls: [Int: ScrollOffsetXY] = [:]
+    var scrollSpecs: [Int: Scroll] = [:]
     var collections: [Int: CollectionInfo] = [:]
     /// Materialized virtual items: slot → (collection slot, index). Never in the spatial index.
     var virtualSlots: [Int: VirtualItem] = [:]

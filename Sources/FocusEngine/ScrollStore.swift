@@ -21,6 +21,8 @@ struct ScrollOffsetXY: Sendable, Equatable {
 
 /// A collection's built and materialized items.
 struct CollectionInfo: Sendable {
+    /// The collection's fields (kept here so hot paths do not copy the node out of its box).
+    var spec: Collection
     /// index → built child slot (holes included: a built item that is not a candidate).
     var built: [Int: Int] = [:]
     /// index → materialized virtual slot.
@@ -281,7 +283,7 @@ extension SceneStore {
     }
 
     func lattice(_ c: Int) -> Lattice? {
-        guard let coll = node(c).collection, let f = frame(c) else { return nil }
+        guard let coll = collections[c]?.spec, let f = frame(c) else { return nil }
         return Lattice(coll, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
     }
 
@@ -294,8 +296,9 @@ extension SceneStore {
             var o = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
             clamp(&o, sc, f)
             scrolls[slot] = o
+            scrollSpecs[slot] = sc
         }
-        if n.collection != nil { collections[slot] = CollectionInfo() }
+        if let c = n.collection { collections[slot] = CollectionInfo(spec: c) }
     }
 
     mutating func unregisterScroll(_ slot: Int) {
@@ -305,6 +308,7 @@ extension SceneStore {
             if hashIds[p] == 0 { hashIds[p] = nil }
         }
         scrolls[slot] = nil
+        scrollSpecs[slot] = nil
         collections[slot] = nil
     }
 
@@ -317,7 +321,7 @@ extension SceneStore {
 
     /// Files child `slot` of collection `c` in index order (see the file comment).
     mutating func insertItem(_ slot: Int, into c: Int) {
-        let count = node(c).collection?.count ?? 0
+        let count = collections[c]?.spec.count ?? 0
         if let i = node(slot).index {
             collections[c]!.built[i] = slot
             // The client built an index that was virtual: the built node takes over (focus.md §12).
@@ -339,15 +343,15 @@ extension SceneStore {
     mutating func removeItem(_ slot: Int, from c: Int) {
         if let i = node(slot).index, collections[c]?.built[i] == slot { collections[c]!.built[i] = nil }
         if let k = slots[c].children.firstIndex(of: slot) { slots[c].children.remove(at: k) }
-        let count = node(c).collection?.count ?? 0
+        let count = collections[c]?.spec.count ?? 0
         var plainOrder = 0
         for k in slots[c].children where node(k).index == nil { slots[k].indexInParent = count + plainOrder; plainOrder += 1 }
     }
 
     /// 1 when collection `slot` has a virtual item that is a candidate, else 0.
     func virtualCount(_ slot: Int) -> Int {
-        guard let info = collections[slot], let c = node(slot).collection, !slots[slot].disabled else { return 0 }
-        return c.count > info.built.count ? 1 : 0
+        guard let info = collections[slot], !slots[slot].disabled else { return 0 }
+        return info.spec.count > info.built.count ? 1 : 0
     }
 
     // MARK: Virtual items
@@ -355,7 +359,7 @@ extension SceneStore {
     /// The slot of item `i` of collection `c`: the built node, or a materialized virtual item; nil
     /// when `i` is out of range or is not a candidate (a hole, a disabled collection).
     mutating func item(_ c: Int, _ i: Int) -> Int? {
-        guard let info = collections[c], let coll = node(c).collection, i >= 0, i < coll.count else { return nil }
+        guard let info = collections[c], i >= 0, i < info.spec.count else { return nil }
         if let b = info.built[i] { return isCandidate(b) ? b : nil }
         if let v = info.materialized[i] { return v }
         guard !slots[c].disabled, let l = lattice(c) else { return nil }
@@ -410,10 +414,11 @@ extension SceneStore {
     /// The first (forward) or last candidate index of collection `c` after/before `from` (nil: from
     /// the start/end); holes are skipped.
     func nextCandidateIndex(_ c: Int, after from: Int?, forward: Bool) -> Int? {
-        guard let info = collections[c], let coll = node(c).collection, coll.count > 0 else { return nil }
+        guard let info = collections[c], info.spec.count > 0 else { return nil }
         let virtualOK = !slots[c].disabled
-        var i = from.map { forward ? $0 + 1 : $0 - 1 } ?? (forward ? 0 : coll.count - 1)
-        while i >= 0 && i < coll.count {
+        let count = info.spec.count
+        var i = from.map { forward ? $0 + 1 : $0 - 1 } ?? (forward ? 0 : count - 1)
+        while i >= 0 && i < count {
             if let b = info.built[i] {
                 if isCandidate(b) { return i }
             } else if virtualOK {
@@ -429,7 +434,7 @@ extension SceneStore {
     /// Sets container `c`'s offset (clamped); moves its content. Returns whether it changed.
     @discardableResult
     mutating func setOffset(_ c: Int, x: Double, y: Double) -> Bool {
-        guard let old = scrolls[c], let sc = node(c).scroll, let vf = frame(c) else { return false }
+        guard let old = scrolls[c], let sc = scrollSpecs[c], let vf = frame(c) else { return false }
         var o = ScrollOffsetXY(x: x, y: y)
         clamp(&o, sc, vf)
         if o == old { return false }
@@ -482,7 +487,7 @@ extension SceneStore {
         var changed: [(Int, ScrollOffsetXY)] = []
         var a = slots[f].parent
         while a >= 0 {
-            if let old = scrolls[a], let sc = node(a).scroll, let vp = frame(a), let fr = frame(f) {
+            if let old = scrolls[a], let sc = scrollSpecs[a], let vp = frame(a), let fr = frame(f) {
                 let m = sc.margin ?? 0
                 let policy = sc.policy ?? .visible
                 var x = old.x, y = old.y
@@ -520,6 +525,12 @@ extension SceneStore {
     /// The clipping in force for a search made while `focused` holds focus.
     func scrollClip(focused: Int?) -> ScrollClip? {
         if scrolls.isEmpty { return nil }
+        var open = 0
+        if let f = focused {
+            var a = slots[f].parent
+            while a >= 0 { if scrolls[a] != nil { open += 1 }; a = slots[a].parent }
+        }
+        if open == scrolls.count { return nil }
         var closed: [Int: Rect] = [:]
         for (c, _) in scrolls { if let f = frame(c) { closed[c] = f } }
         if let f = focused {
