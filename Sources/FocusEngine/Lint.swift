@@ -29,7 +29,8 @@ extension SceneStore {
             collectVirtuals(keep: nil, nil)
         }
         // unreachable: not reached from the default focus by directional moves.
-        if let start = defaultTarget(at: root) {
+        // (A virtual item as the default focus has no edges of its own: the check needs a node.)
+        if let start = defaultTarget(at: root), start < edges.count, virtualSlots[start] == nil {
             var seen = Array(repeating: false, count: slots.count)
             var queue = [start]
             seen[start] = true

@@ -228,3 +228,11 @@ struct ScrollLintTests {
         #expect(!problems.contains { $0.kind == .offscreen }, "\(problems)")
     }
 }
+
+extension ScrollLintTests {
+    @Test("lint of a scene whose default focus is a virtual item does not fail")
+    func lintVirtualDefault() throws {
+        let problems = try SceneSession.lint(scene([collection("rail", count: 500), button("below", 100, 700)]))
+        #expect(!problems.contains { $0.node.contains("#") }, "\(problems)")
+    }
+}

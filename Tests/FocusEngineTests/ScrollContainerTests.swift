@@ -81,7 +81,7 @@ struct ScrollContainerTests {
 
     @Test("policy leading aligns the leading edge, grown by the margin")
     func policyLeadingMargin() throws {
-        var s = try session(scene([tileRail(policy: .leading, margin: 30)]), focus: "t2")
+        let s = try session(scene([tileRail(policy: .leading, margin: 30)]), focus: "t2")
         #expect(s.scrollOffset(of: "rail")! == (410, 0))  // 440 − 30
         let v = try session(scene([tileRail(margin: 30)]), focus: "t2")
         #expect(v.scrollOffset(of: "rail")! == (170, 0))  // 640 + 30 − 500
