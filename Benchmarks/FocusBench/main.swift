@@ -350,6 +350,11 @@ do {
     let (small, _) = try timeMoves(try SceneSession(scene: scene), strategy: .spatialIndex, moves: moves, runs: runs, start: start)
     print("move in a 1,000,000,000-item collection (in a scroll container): \(format(billion * 1e6, decimals: 2)) µs; 1,000-node scene: \(format(small * 1e6, decimals: 2)) µs")
     print("  ratio \(format(billion / small, decimals: 2))×   goal ≤2×   \(verdict(billion <= 2 * small))")
+    // Where it goes: the same grid without the scroll container, and at a low index (cost vs count).
+    let bare = try SceneSession(scene: Scene(name: "bare", root: Node(id: "root", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), children: [collection])))
+    let (noScroll, _) = try timeMoves(bare, strategy: .spatialIndex, moves: moves, runs: runs, start: "catalog#500000004")
+    let (low, _) = try timeMoves(bare, strategy: .spatialIndex, moves: moves, runs: runs, start: "catalog#4")
+    print("  diagnostic: the same collection outside a scroll container \(format(noScroll * 1e6, decimals: 2)) µs at index 500,000,004, \(format(low * 1e6, decimals: 2)) µs at index 4")
 
     // ScrollTo back and forth on a rail holding `built` items.
     func scrollCost(built: Int) throws -> Double {

@@ -19,7 +19,11 @@ extension SceneStore {
         var problems: [Problem] = []
         let dirs: [Direction] = [.up, .down, .left, .right]
         var edges = Array(repeating: [Int](repeating: -1, count: 4), count: slots.count)
+        let sentOffsets = scrolls
+        defer { for (c, o) in sentOffsets { setOffset(c, x: o.x, y: o.y) } }
         for c in candidates {
+            // Moves start as focus would see them: its scroll containers scrolled to show it (§12).
+            _ = scrollToShow(c)
             guard let r = frame(c) else { continue }
             for (k, d) in dirs.enumerated() {
                 let result = directionalMove(MoveInput(focused: c, source: r, direction: d, strategy: .spatialIndex, remembered: [:]))
@@ -28,6 +32,8 @@ extension SceneStore {
             }
             collectVirtuals(keep: nil, nil)
         }
+        // The other checks see the scene at the offsets it was sent with.
+        for (c, o) in sentOffsets { setOffset(c, x: o.x, y: o.y) }
         // unreachable: not reached from the default focus by directional moves.
         // (A virtual item as the default focus has no edges of its own: the check needs a node.)
         if let start = defaultTarget(at: root), start < edges.count, virtualSlots[start] == nil {

@@ -236,3 +236,14 @@ extension ScrollLintTests {
         #expect(!problems.contains { $0.node.contains("#") }, "\(problems)")
     }
 }
+
+extension ScrollLintTests {
+    @Test("lint moves from each candidate as focus would: its scroll containers scrolled to show it first")
+    func lintScrollsToEachCandidate() throws {
+        // t2 (content 440…640) is cut by the viewport's right edge (600); focused, it scrolls to 400…600,
+        // so moving up from it reaches 'above', never 'side', which only its unscrolled frame touches.
+        let problems = try SceneSession.lint(scene([button("above", 420, 100, 160, 50), button("side", 650, 100, 100, 50), tileRail()]))
+        #expect(!problems.contains { $0.node == "t2" && $0.other == "side" }, "\(problems)")
+        #expect(problems.contains { $0.node == "t2" && $0.other == "above" } || !problems.contains { $0.node == "t2" }, "\(problems)")
+    }
+}
