@@ -105,6 +105,7 @@ let package = Package(
                 "FocusEngine",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            exclude: ["Scenarios"],
             resources: [.copy("Examples"), .copy("Android")]
         ),
         .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusWire"], exclude: ["Devices", "Gamepads"]),

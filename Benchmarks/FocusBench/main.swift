@@ -330,3 +330,55 @@ do {
     print("FocusBench: the update benchmark failed: \(error)")
 }
 
+
+// Scroll containers and collections (focus.md §12): a move inside a collection of 1,000,000,000
+// items against a move in the 1,000-node scene above (same walk, same clock), and a scroll of a
+// container holding 10,000 built items against one holding 10.
+do {
+    print("")
+    // An 8-column grid of 10^9 slots inside a vertical page scroll container, focus in the middle.
+    let collection = Node(
+        id: "catalog", frame: Rect(x: 60, y: 100, width: 0, height: 0),
+        collection: Collection(count: 1_000_000_000, layout: .grid, itemWidth: 200, itemHeight: 112, spacing: 20, columns: 8))
+    let page = Node(
+        id: "page", frame: Rect(x: 0, y: 0, width: 1920, height: 1080),
+        scroll: Scroll(axis: .vertical, contentWidth: 1920, contentHeight: 132 * 125_000_000 + 200), children: [collection])
+    let big = try SceneSession(scene: Scene(name: "billion", root: Node(id: "root", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), children: [page])))
+    let moves = quick ? 2_000 : 10_000
+    let (billion, _) = try timeMoves(big, strategy: .spatialIndex, moves: moves, runs: runs, start: "catalog#500000004")
+    let (scene, start, _) = tvScene(nodes: 1_000)
+    let (small, _) = try timeMoves(try SceneSession(scene: scene), strategy: .spatialIndex, moves: moves, runs: runs, start: start)
+    print("move in a 1,000,000,000-item collection (in a scroll container): \(format(billion * 1e6, decimals: 2)) µs; 1,000-node scene: \(format(small * 1e6, decimals: 2)) µs")
+    print("  ratio \(format(billion / small, decimals: 2))×   goal ≤2×   \(verdict(billion <= 2 * small))")
+    // Where it goes: the same grid without the scroll container, and at a low index (cost vs count).
+    let bare = try SceneSession(scene: Scene(name: "bare", root: Node(id: "root", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), children: [collection])))
+    let (noScroll, _) = try timeMoves(bare, strategy: .spatialIndex, moves: moves, runs: runs, start: "catalog#500000004")
+    let (low, _) = try timeMoves(bare, strategy: .spatialIndex, moves: moves, runs: runs, start: "catalog#4")
+    print("  diagnostic: the same collection outside a scroll container \(format(noScroll * 1e6, decimals: 2)) µs at index 500,000,004, \(format(low * 1e6, decimals: 2)) µs at index 4")
+
+    // ScrollTo back and forth on a rail holding `built` items.
+    func scrollCost(built: Int) throws -> Double {
+        let items = (0..<built).map { i in
+            Node(id: "i\(i)", frame: Rect(x: Double(i) * 220, y: 0, width: 200, height: 112), focusable: true)
+        }
+        let rail = Node(
+            id: "rail", frame: Rect(x: 0, y: 100, width: 1920, height: 112),
+            scroll: Scroll(axis: .horizontal, contentWidth: Double(max(built, 10)) * 220, contentHeight: 112), children: items)
+        var session = try SceneSession(scene: Scene(name: "rail", root: Node(id: "root", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), children: [rail])))
+        let calls = quick ? 200 : 1_000
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        for run in 0..<(runs + 1) {
+            let elapsed = try clock.measure {
+                for step in 0..<calls { _ = try session.scrollTo("rail", offsetX: step % 2 == 0 ? 100 : 0, offsetY: 0) }
+            }
+            if run > 0 { samples.append(seconds(elapsed) / Double(calls)) }
+        }
+        return median(samples)
+    }
+    let ten = try scrollCost(built: 10), tenThousand = try scrollCost(built: 10_000)
+    print("ScrollTo of a container holding 10 built items: \(format(ten * 1e6, decimals: 2)) µs; 10,000: \(format(tenThousand * 1e6, decimals: 2)) µs")
+    print("  ratio \(format(tenThousand / ten, decimals: 1))×   goal ≤2×   \(verdict(tenThousand <= 2 * ten))")
+} catch {
+    print("FocusBench: the scroll and collection benchmark failed: \(error)")
+}

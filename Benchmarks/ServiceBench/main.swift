@@ -340,6 +340,53 @@ func memoryBenchmark(label: String = "--no-devices", extra: [String] = ["--no-de
     _ = monitors
 }
 
+/// (b') The same with a collection of 1,000,000,000 items (focus.md §12) in a scroll container:
+/// virtual items cost nothing until focused, so the figure must stay that of a small scene.
+func billionMemoryBenchmark() throws {
+    print("(b') daemon resident memory (VmRSS) with a 1,000,000,000-item collection, release focusd --no-devices")
+    let daemon = try Daemon(["--no-devices"])
+    defer { daemon.stop() }
+    usleep(200_000)
+    func mib(_ kib: Int) -> String { String(format: "%5.1f MiB", Double(kib) / 1024) }
+    let frame: (Double, Double, Double, Double) -> JSONValue = { ["x": .double($0), "y": .double($1), "width": .double($2), "height": .double($3)] }
+    let built: [JSONValue] = (0..<8).map { ["id": .string("item\($0)"), "focusable": true, "index": .integer(Int64($0))] }
+    let scene: JSONValue = [
+        "name": "billion",
+        "root": [
+            "id": "root", "frame": frame(0, 0, 1920, 1080),
+            "children": [[
+                "id": "rail", "frame": frame(0, 300, 1920, 200),
+                "scroll": ["axis": "horizontal", "contentWidth": .double(220e9), "contentHeight": 200],
+                "children": [[
+                    "id": "catalog", "frame": frame(20, 20, 0, 0),
+                    "collection": ["count": 1_000_000_000, "layout": "row", "itemWidth": 200, "itemHeight": 160, "spacing": 20],
+                    "children": .array(built),
+                ]],
+            ]],
+        ],
+    ]
+    let owner = try daemon.connect()
+    try owner.call("io.focusd.Focus.SetScene", ["scene": scene])
+    var streams: [VarlinkReplySequence] = []
+    var monitors: [VarlinkClient] = []
+    for _ in 0..<8 {
+        let client = try daemon.connect()
+        let stream = try client.callMore("io.focusd.Focus.Monitor", ["scene": "billion"])
+        _ = try stream.next(timeout: .seconds(5))
+        monitors.append(client)
+        streams.append(stream)
+    }
+    try owner.call("io.focusd.Focus.Focus", ["id": "catalog#999999000", "scene": "billion"])
+    for _ in 0..<200 { try owner.call("io.focusd.Focus.Move", ["direction": "right", "scene": "billion"]) }
+    for stream in streams { while (try? stream.next(timeout: .milliseconds(50))) != nil {} }
+    usleep(200_000)
+    let loaded = daemon.memory()
+    let focused = try owner.call("io.focusd.Focus.GetState", ["scene": "billion"])["state"]?["focused"]?.stringValue ?? "?"
+    print("    1,000,000,000 items, 8 monitors, 200 moves (focus \(focused)): VmRSS \(mib(loaded.resident))  (anonymous \(mib(loaded.anonymous)), file-backed \(mib(loaded.file)))")
+    print("    goal: VmRSS ≤ 16 MiB                             \(verdict(loaded.resident <= 16 * 1024))")
+    _ = monitors
+}
+
 /// Resident KiB per mapped file (anonymous mappings together), largest first, from /proc/<pid>/smaps.
 func printMappings(pid: Int32) {
     // /proc files have no size; readFile reads to the end (String(contentsOfFile:) stops at the first page).
@@ -408,6 +455,7 @@ try latencyBenchmark()
 let emptyInput = makeTemporaryDirectory()
 try memoryBenchmark()
 try memoryBenchmark(label: "reading devices (an empty --input-directory)", extra: ["--input-directory", emptyInput], detail: false)
+try billionMemoryBenchmark()
 try idleBenchmark(label: "--no-devices", extra: ["--no-devices"])
 try idleBenchmark(label: "devices on an empty --input-directory", extra: ["--input-directory", emptyInput])
 try? FileManager.default.removeItem(atPath: emptyInput)

@@ -81,8 +81,9 @@ extension SceneStore {
         let isRoot = c == root
         let clip: Rect? = isRoot ? nil : reach(c)
         if !isRoot && clip == nil { return nil }
+        let scrollClip = scrollClip(focused: input.focused)
         var v = BestTargets(slots: slots, frames: index.frame, s: CanonRect(source, dir), direction: dir,
-                            focused: input.focused ?? -1, container: c, isRoot: isRoot)
+                            focused: input.focused ?? -1, container: c, isRoot: isRoot, clip: scrollClip)
         switch input.strategy {
         case .bruteForce:
             v.wantOut = !beamOnly
@@ -97,7 +98,33 @@ extension SceneStore {
                 if let o = v.bestOut, o.measure.score > v.cap { v.bestOut = nil }
             }
         }
+        if !collections.isEmpty {
+            // Virtual items compete as if built (focus.md §12): each collection's best, by arithmetic.
+            let focusedItem = input.focused.flatMap { virtualSlots[$0] }
+            var beam = v.bestBeam, out = v.bestOut
+            for col in collections.keys where isRoot || isInside(col, c) {
+                let exclude = focusedItem?.collection == col ? focusedItem?.index : nil
+                let (b, o) = latticeBest(col, source: source, direction: dir, wantBeam: true, wantOut: !beamOnly,
+                                         exclude: exclude, clip: scrollClip)
+                if let (i, m) = b, let vs = item(col, i), beam.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
+                    beam = Scored(slot: vs, measure: m)
+                }
+                if let (i, m) = o, let vs = item(col, i), out.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
+                    out = Scored(slot: vs, measure: m)
+                }
+            }
+            if beamOnly || (horizontal && beam != nil) { out = nil }
+            if let o = out, let b = beam, o.measure.score > b.measure.score { out = nil }
+            return Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: precedes)?.slot
+        }
         return Winner.combine(beam: v.bestBeam, out: v.bestOut, horizontal: horizontal, precedes: precedes)?.slot
+    }
+
+    /// The slot of a remembered or programmatic id: a node, or a virtual item (materialized).
+    mutating func resolve(_ id: String) -> Int? {
+        if let s = idToSlot[id] { return s }
+        guard let (c, i) = parseVirtual(id), let i else { return nil }
+        return item(c, i)
     }
 
     /// The entering rules (focus.md §2): the outermost container entered decides.
@@ -111,7 +138,7 @@ extension SceneStore {
         }
         if let c = outermost {
             if isSection(c), slots[c].remembers,
-               let last = input.remembered[slots[c].id], let l = idToSlot[last], isCandidate(l), isInside(l, c) {
+               let last = input.remembered[slots[c].id], let l = resolve(last), isCandidate(l), isInside(l, c) {
                 return .focus(l)
             }
             if slots[c].userDefault, let df = node(c).defaultFocus, df.priority == .userInitiated, let t = boundCandidate(df, inside: c) {
@@ -121,8 +148,9 @@ extension SceneStore {
         if isCandidate(winner) { return .focus(winner) }
         // A section's frame won: its best candidate in direction, beam ignored, else its first.
         let s = CanonRect(input.source, input.direction)
+        let scrollClip = scrollClip(focused: input.focused)
         var v = BestInDirection(slots: slots, frames: index.frame, s: s, direction: input.direction,
-                                focused: input.focused ?? -1, section: winner)
+                                focused: input.focused ?? -1, section: winner, clip: scrollClip)
         switch input.strategy {
         case .bruteForce:
             var stack = [winner]
@@ -135,7 +163,15 @@ extension SceneStore {
                 index.scan(direction: input.direction, source: input.source, beamOnly: false, clip: clip, visitor: &v)
             }
         }
-        let best = v.best
+        var best = v.best
+        for col in Array(collections.keys) where isInside(col, winner) {
+            // Beam ignored: the best of both kinds by score.
+            let (b, o) = latticeBest(col, source: input.source, direction: input.direction, wantBeam: true, wantOut: true,
+                                     exclude: nil, clip: scrollClip)
+            for (i, m) in [b, o].compactMap({ $0 }) {
+                if let vs = item(col, i), best.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true { best = Scored(slot: vs, measure: m) }
+            }
+        }
         if let best { return .focus(best.slot) }
         if let first = firstInSequence(inside: winner, excluding: input.focused) { return .focus(first) }
         return .blocked
@@ -156,10 +192,14 @@ extension SceneStore {
         ensureSequence()
         guard let seq = sequence else { return nil }
         if let r = seq.ranges[c] {
-            for i in r where seq.order[i] != excluding { return seq.order[i] }
+            for i in r where seq.order[i] != excluding {
+                if let s = entrySlot(seq.order[i], forward: true), s != excluding { return s }
+            }
             return nil
         }
-        for s in seq.order where s != excluding && isInside(s, c) { return s }
+        for e in seq.order where e != excluding && isInside(e >= 0 ? e : -e - 2, c) {
+            if let s = entrySlot(e, forward: true), s != excluding { return s }
+        }
         return nil
     }
 
@@ -203,6 +243,7 @@ struct BestTargets: ScanVisitor {
     let focused: Int
     let container: Int
     let isRoot: Bool
+    let clip: ScrollClip?
     var wantBeam = true
     var wantOut = false
     var cap = Double.infinity
@@ -221,7 +262,9 @@ struct BestTargets: ScanVisitor {
     }
 
     mutating func visit(_ slot: Int) {
-        let m = Measure(s: s, d: CanonRect(frames[slot], direction))
+        var fr = frames[slot]
+        if let clip { guard let c = clip.effective(slots, slot, fr) else { return }; fr = c }
+        let m = Measure(s: s, d: CanonRect(fr, direction))
         guard m.inDirection else { return }
         if m.inBeam {
             guard wantBeam else { return }
@@ -245,13 +288,16 @@ struct BestInDirection: ScanVisitor {
     let direction: Direction
     let focused: Int
     let section: Int
+    let clip: ScrollClip?
     var best: Scored?
 
     var bound: Double { best?.measure.score ?? .infinity }
 
     mutating func visit(_ x: Int) {
         guard slots[x].candidate, x != focused else { return }
-        let m = Measure(s: s, d: CanonRect(frames[x], direction))
+        var fr = frames[x]
+        if let clip { guard let c = clip.effective(slots, x, fr) else { return }; fr = c }
+        let m = Measure(s: s, d: CanonRect(fr, direction))
         guard m.inDirection else { return }
         if let b = best, !b.isBeaten(by: x, m, slots: slots) { return }
         guard SceneStore.isInside(slots, x, section) else { return }

@@ -19,15 +19,24 @@ extension SceneStore {
         var problems: [Problem] = []
         let dirs: [Direction] = [.up, .down, .left, .right]
         var edges = Array(repeating: [Int](repeating: -1, count: 4), count: slots.count)
+        let sentOffsets = scrolls
+        defer { for (c, o) in sentOffsets { setOffset(c, x: o.x, y: o.y) } }
         for c in candidates {
+            // Moves start as focus would see them: its scroll containers scrolled to show it (§12).
+            _ = scrollToShow(c)
             guard let r = frame(c) else { continue }
             for (k, d) in dirs.enumerated() {
                 let result = directionalMove(MoveInput(focused: c, source: r, direction: d, strategy: .spatialIndex, remembered: [:]))
-                if case .focus(let t) = result, t != c { edges[c][k] = t }
+                // A move onto a virtual item goes somewhere, to no node Lint checks (focus.md §12).
+                if case .focus(let t) = result, t != c { edges[c][k] = virtualSlots[t] != nil ? -2 : t }
             }
+            collectVirtuals(keep: nil, nil)
         }
+        // The other checks see the scene at the offsets it was sent with.
+        for (c, o) in sentOffsets { setOffset(c, x: o.x, y: o.y) }
         // unreachable: not reached from the default focus by directional moves.
-        if let start = defaultTarget(at: root) {
+        // (A virtual item as the default focus has no edges of its own: the check needs a node.)
+        if let start = defaultTarget(at: root), start < edges.count, virtualSlots[start] == nil {
             var seen = Array(repeating: false, count: slots.count)
             var queue = [start]
             seen[start] = true
@@ -50,7 +59,7 @@ extension SceneStore {
                                         message: "moving \(dirs[k].rawValue) from '\(slots[c].id)' reaches '\(slots[t].id)', but moving \(dirs[opposite[k]].rawValue) from there does not come back"))
             }
         }
-        for c in candidates where edges[c].allSatisfy({ $0 < 0 }) {
+        for c in candidates where edges[c].allSatisfy({ $0 == -1 }) {
             problems.append(Problem(kind: .deadEnd, node: slots[c].id, message: "no directional move from '\(slots[c].id)' goes anywhere"))
         }
         for (track, reg) in [("", bindings), ("accessibility ", a11yBindings)] {
@@ -74,9 +83,32 @@ extension SceneStore {
         while let s = stack.popLast() {
             stack.append(contentsOf: slots[s].children.reversed())
             let n = node(s)
-            if n.focusable == true, !slots[s].disabled, n.frame?.isEmpty ?? true {
+            if n.focusable == true, !slots[s].disabled, frame(s)?.isEmpty ?? true {
                 problems.append(Problem(kind: .emptyFrame, node: n.id,
-                                        message: "'\(n.id)' is focusable but has \(n.frame == nil ? "no frame" : "an empty frame"), so it can never take focus"))
+                                        message: "'\(n.id)' is focusable but has \(frame(s) == nil ? "no frame" : "an empty frame"), so it can never take focus"))
+            }
+        }
+        // A built item with a frame of its own over other indices' slots (focus.md §12): those
+        // slots' virtual items and the item would overlap. Virtual items are otherwise skipped.
+        for c in sortedInTreeOrder(collections.keys) {
+            guard let l = lattice(c) else { continue }
+            for k in slots[c].children {
+                guard let i = node(k).index, node(k).frame != nil, let f = frame(k), !f.isEmpty else { continue }
+                let lo = max(0, floorInt((f.minX - l.ox) / l.px)), hi = min(l.cols - 1, floorInt((f.maxX - l.ox) / l.px))
+                let top = max(0, floorInt((f.minY - l.oy) / l.py)), bottom = min(l.rows - 1, floorInt((f.maxY - l.oy) / l.py))
+                var hits: [Int] = []
+                if lo <= hi && top <= bottom && (hi - lo + 1) * (bottom - top + 1) <= 4096 {
+                    for r in top...bottom {
+                        for pc in lo...hi {
+                            if let j = l.index(pc: pc, r: r), j != i, l.frame(pc: pc, r: r).intersectionArea(f) > 0 { hits.append(j) }
+                        }
+                    }
+                }
+                for j in hits.sorted() {
+                    let other = collections[c]?.built[j].map { slots[$0].id } ?? "\(slots[c].id)#\(j)"
+                    problems.append(Problem(kind: .overlap, node: slots[k].id, other: other,
+                                            message: "built item '\(slots[k].id)' (index \(i)) overlaps the slot of index \(j) of collection '\(slots[c].id)'"))
+                }
             }
         }
         for a in candidates {
@@ -93,7 +125,8 @@ extension SceneStore {
         }
         if let rf = frame(root), !rf.isEmpty {
             for c in candidates {
-                guard let f = frame(c) else { continue }
+                // Content of a scroll container is reached by scrolling: never offscreen.
+                guard let f = frame(c), translation(under: slots[c].parent) == (0, 0) || !insideScroll(c) else { continue }
                 if f.minX < rf.minX || f.minY < rf.minY || f.maxX > rf.maxX || f.maxY > rf.maxY {
                     problems.append(Problem(kind: .offscreen, node: slots[c].id, other: slots[root].id,
                                             message: "'\(slots[c].id)' lies partly outside the root's frame"))
@@ -101,5 +134,14 @@ extension SceneStore {
             }
         }
         return problems
+    }
+}
+
+extension SceneStore {
+    /// True when a scroll container holds `slot`.
+    func insideScroll(_ slot: Int) -> Bool {
+        var a = slots[slot].parent
+        while a >= 0 { if scrolls[a] != nil { return true }; a = slots[a].parent }
+        return false
     }
 }

@@ -87,6 +87,8 @@ public struct SceneSession: Sendable {
     var currentRevision = 1
     /// The slots that last held focus on each track (checked against the ids before use).
     var hints: (main: Int, accessibility: Int) = (-1, -1)
+    /// A focus change of a structural change whose `materialize`/`scroll` events follow its values.
+    var pendingItemEvents: (slot: Int, cause: Cause)?
 
     /// Validates `scene` and evaluates default focus at the root (focus.md §4).
     /// Throws `.invalidScene` / `.tooManyNodes`; nothing is created on error.
@@ -94,8 +96,12 @@ public struct SceneSession: Sendable {
         store = try SceneStore(scene: scene, limits: limits)
         if let t = store.defaultTarget(at: store.root) {
             focusedId = store.slots[t].id
+            hints.main = t
             remember(t)
+            // The initial default focus scrolls too (focus.md §12), without events.
+            _ = store.scrollToShow(t)
         }
+        collectVirtuals()
     }
 
     /// Which search directional moves use; `.spatialIndex` unless a test or benchmark says otherwise.
@@ -127,6 +133,9 @@ public struct SceneSession: Sendable {
             focusedValues: focusedValues(f), sceneValues: sceneValues(),
             focusEffectEnabled: effectEnabled(f),
             accessibilityFocused: a11yId, accessibilityBindings: orderedReads(.accessibility, focus: a),
+            scroll: store.sortedInTreeOrder(store.scrolls.keys).map {
+                ScrollOffset(node: store.slots[$0].id, offsetX: store.scrolls[$0]!.x, offsetY: store.scrolls[$0]!.y)
+            },
             revision: currentRevision)
     }
 
@@ -152,7 +161,7 @@ public struct SceneSession: Sendable {
     /// `SetScene` on an existing scene: replace the tree; focus is kept when its node survives as a
     /// candidate, else re-evaluated as for a removed node. On error nothing changes.
     public mutating func replace(with scene: Scene) throws(FocusError) -> Outcome {
-        let newStore = try SceneStore(scene: scene, limits: store.limits)
+        let newStore = try SceneStore(scene: scene, limits: store.limits, clampIds: scrollIds())
         let before = snapshot()
         store = newStore
         return afterStructuralChange(before)
@@ -172,6 +181,8 @@ public struct SceneSession: Sendable {
         // `children` absent rather than `[]`.
         enum Undo { case inserted(String, parent: String, parentHadChildren: Bool); case removed(Node, parent: String, index: Int) }
         let before = snapshot()
+        store.clampIds = scrollIds()
+        defer { store.clampIds = [] }
         var log: [Undo] = []
         do throws(FocusError) {
             var check: [String] = []
@@ -196,6 +207,7 @@ public struct SceneSession: Sendable {
                     parent = store.idToSlot[p.parent]!
                 }
                 try store.validateInsert(p.node, parent: parent)
+                try store.validatePlacements(p.node, parent: parent)
                 let parentHadChildren = store.slots[parent].hadChildren
                 try store.insertSubtree(p.node, parent: parent, at: position ?? store.slots[parent].children.count)
                 log.append(.inserted(p.node.id, parent: p.parent, parentHadChildren: parentHadChildren))
@@ -246,6 +258,7 @@ public struct SceneSession: Sendable {
         if track == .accessibility { throw .invalidParameter(parameter: "direction") }
         let cause = Cause(kind: .directional, direction: direction, device: device)
         let f = slot(.main)
+        defer { collectVirtuals() }
         if f == nil && store.policy == .tvos {
             guard let t = store.defaultTarget(at: store.root) else { return blocked(cause) }
             return changeFocus(to: t, track: .main, cause: Cause(kind: .defaultFocus, direction: direction, device: device))
@@ -270,9 +283,31 @@ public struct SceneSession: Sendable {
     public mutating func focus(_ id: String?, track: Track = .main) throws(FocusError) -> Outcome {
         let cause = Cause(kind: .programmatic)
         guard let id else { return changeFocus(to: nil, track: track, cause: cause) }
+        if store.idToSlot[id] == nil, let (c, i) = store.parseVirtual(id) {
+            // A virtual id (focus.md §12): the built node when its index is built.
+            guard let i, i < (store.collections[c]?.spec.count ?? 0) else { throw .noSuchNode(id: id) }
+            guard let s = store.item(c, i) else { throw .notFocusable(id: id) }
+            return changeFocus(to: s, track: track, cause: cause)
+        }
         guard let s = store.idToSlot[id] else { throw .noSuchNode(id: id) }
         guard store.isCandidate(s) else { throw .notFocusable(id: id) }
         return changeFocus(to: s, track: track, cause: cause)
+    }
+
+    /// `ScrollTo` (focus.md §12): sets a scroll container's offset, clamped; focus does not move.
+    /// A node that is not a scroll container is `.noSuchNode`; a change emits a `scroll` event with
+    /// cause `programmatic`, no change emits nothing and keeps the revision.
+    public mutating func scrollTo(_ id: String, offsetX: Double, offsetY: Double) throws(FocusError) -> Outcome {
+        guard let c = store.idToSlot[id], store.scrolls[c] != nil else { throw .noSuchNode(id: id) }
+        guard offsetX.isFinite else { throw .invalidParameter(parameter: "offsetX") }
+        guard offsetY.isFinite else { throw .invalidParameter(parameter: "offsetY") }
+        guard store.setOffset(c, x: offsetX, y: offsetY) else { return Outcome() }
+        return Outcome(events: stamp([scrollEvent(c, cause: Cause(kind: .programmatic))]))
+    }
+
+    /// The offset of scroll container `id` (nil when it is none).
+    public func scrollOffset(of id: String) -> (x: Double, y: Double)? {
+        store.idToSlot[id].flatMap { store.scrolls[$0] }.map { ($0.x, $0.y) }
     }
 
     /// `SetBinding` (focus.md §5): Bool bindings take `isTrue`, value bindings take `value`.
@@ -533,8 +568,43 @@ extension SceneSession {
             a11yId = newId
             hints.accessibility = target ?? -1
         }
+        if let target { events += itemAndScrollEvents(target, track: track, cause: cause) }
+        collectVirtuals()
         return Outcome(events: stamp(events), moved: true)
     }
+
+    /// After a change of focus onto `target`: `materialize` when it is a virtual item (not on a
+    /// hand-over to it), then the `scroll` events of the containers that scrolled to show it
+    /// (main track only), innermost first (focus.md §12).
+    mutating func itemAndScrollEvents(_ target: Int, track: Track, cause: Cause) -> [Event] {
+        var events: [Event] = []
+        if let v = store.virtualSlots[target], cause.kind != .virtualized {
+            var e = draft(.materialize)
+            e.node = store.slots[v.collection].id
+            e.index = v.index
+            events.append(e)
+        }
+        if track == .main {
+            for (c, _) in store.scrollToShow(target) { events.append(scrollEvent(c, cause: cause)) }
+        }
+        return events
+    }
+
+    func scrollEvent(_ c: Int, cause: Cause) -> Event {
+        var e = draft(.scroll, cause: cause)
+        e.node = store.slots[c].id
+        e.offsetX = store.scrolls[c]?.x
+        e.offsetY = store.scrolls[c]?.y
+        return e
+    }
+
+    /// Drops the virtual items nothing holds any more.
+    mutating func collectVirtuals() {
+        store.collectVirtuals(keep: slot(.main), slot(.accessibility))
+    }
+
+    /// The ids of the scroll containers now in the scene (sent again, they are clamped, not rejected).
+    func scrollIds() -> Set<String> { Set(store.scrolls.keys.map { store.slots[$0].id }) }
 
     /// Bumps the revision once and stamps `events` with it.
     mutating func stamp(_ events: consuming [Event]) -> [Event] {
@@ -561,20 +631,22 @@ extension SceneSession {
             if t == start { steps = taken + (steps - taken) % taken }
         }
         guard moved, let cur, cur != start else {
+            collectVirtuals()
             return Outcome(events: [draft(.blocked, from: track == .main ? focusedId : a11yId, cause: cause, track: track)])
         }
         return changeFocus(to: cur, track: track, cause: cause)
     }
 
-    /// The next/previous candidate after `from` in sequential order (nil: blocked).
-    func sequentialTarget(from f: Int?, forward: Bool, wrap: Bool?, crown: Bool, track: Track) -> Int? {
+    /// The next/previous candidate after `from` in sequential order (nil: blocked); a collection's
+    /// items are one entry of the order, stepped through by index (focus.md §12).
+    mutating func sequentialTarget(from f: Int?, forward: Bool, wrap: Bool?, crown: Bool, track: Track) -> Int? {
         guard let seq = store.sequence, !seq.order.isEmpty else { return nil }
         if let f, store.slots[f].hasNext, let t = store.node(f).next?[forward ? "next" : "previous"] {
             guard !t.isEmpty, let ts = store.idToSlot[t] else { return nil }
             if let m = store.innermostModal(f), !store.isInside(ts, m) { return nil }
             if store.isCandidate(ts) { return ts }
             guard let r = seq.ranges[ts], !r.isEmpty else { return nil }
-            return forward ? seq.order[r.lowerBound] : seq.order[r.upperBound - 1]
+            return store.entrySlot(forward ? seq.order[r.lowerBound] : seq.order[r.upperBound - 1], forward: forward)
         }
         var bound = store.root
         if let f {
@@ -585,16 +657,27 @@ extension SceneSession {
             }
         }
         guard let range = seq.ranges[bound], !range.isEmpty else { return nil }
-        guard let f, seq.position[f] >= 0, range.contains(seq.position[f]) else {
-            return forward ? seq.order[range.lowerBound] : seq.order[range.upperBound - 1]
+        var pos: Int?
+        if let f {
+            if let it = store.itemOf(f), let mp = seq.markerPos[it.collection] {
+                if let j = store.nextCandidateIndex(it.collection, after: it.index, forward: forward) {
+                    return store.item(it.collection, j)
+                }
+                pos = mp
+            } else if f < seq.position.count, seq.position[f] >= 0 {
+                pos = seq.position[f]
+            }
         }
-        var p = seq.position[f] + (forward ? 1 : -1)
+        guard let pos, range.contains(pos) else {
+            return store.entrySlot(forward ? seq.order[range.lowerBound] : seq.order[range.upperBound - 1], forward: forward)
+        }
+        var p = pos + (forward ? 1 : -1)
         if !range.contains(p) {
             let wraps = (!crown && store.isModal(bound)) || (wrap ?? (crown ? false : store.sequentialWrap))
             guard wraps else { return nil }
             p = forward ? range.lowerBound : range.upperBound - 1
         }
-        return seq.order[p]
+        return store.entrySlot(seq.order[p], forward: forward)
     }
 
     /// What the observable state looked like before a structural change.
@@ -605,15 +688,18 @@ extension SceneSession {
         var reads: [String: BindingState]
         var a11yReads: [String: BindingState]
         var values: [String: String]
+        /// The focused item's collection id and index, when focus is on a collection's item.
+        var item: (collection: String, index: Int)?
     }
 
     func snapshot() -> Snapshot {
         let f = slot(.main), a = slot(.accessibility)
         var path: [String] = []
         if let s = store.slot(focusedId) { path = store.path(s).map { store.slots[$0].id } }
+        let item = f.flatMap { store.itemOf($0) }.map { (store.slots[$0.collection].id, $0.index) }
         return Snapshot(focused: focusedId, focusedPath: path, a11y: a11yId,
                         reads: allReads(.main, focus: f), a11yReads: allReads(.accessibility, focus: a),
-                        values: focusedValues(f))
+                        values: focusedValues(f), item: item)
     }
 
     /// Keeps or re-evaluates focus after the tree changed and builds the call's events.
@@ -622,10 +708,28 @@ extension SceneSession {
         var warnings: [String] = []
         // Main focus: kept when its node survives as a candidate.
         if let id = before.focused, slot(.main) == nil {
-            let t = store.reevaluate(after: Array(before.focusedPath.dropFirst()))
+            var t: Int?
+            var cause = Cause(kind: .removed)
+            if let s = store.resolve(id), store.isCandidate(s) {
+                // A virtual item whose collection was sent again; or its index is now built.
+                t = s
+                if store.slots[s].id != id { cause = Cause(kind: .materialized) }
+            } else if let (cid, index) = before.item, let c = store.idToSlot[cid], let coll = store.collections[c]?.spec {
+                if index < coll.count, store.collections[c]?.built[index] == nil, let s = store.item(c, index) {
+                    t = s
+                    cause = Cause(kind: .virtualized)
+                } else if index >= coll.count, let j = store.nextCandidateIndex(c, after: coll.count, forward: false) {
+                    t = store.item(c, j)
+                }
+            }
+            if t == nil { t = store.reevaluate(after: Array(before.focusedPath.dropFirst())) }
             focusedId = t.map { store.slots[$0].id }
+            hints.main = t ?? -1
             if let t { remember(t) }
-            events.append(draft(.focus, from: id, to: focusedId, cause: Cause(kind: .removed), track: .main))
+            if focusedId != id {
+                events.append(draft(.focus, from: id, to: focusedId, cause: cause, track: .main))
+                pendingItemEvents = t.map { (slot: $0, cause: cause) }
+            }
         }
         if let id = before.a11y, slot(.accessibility) == nil {
             a11yId = nil
@@ -646,6 +750,11 @@ extension SceneSession {
             e.values = values
             events.append(e)
         }
+        if let p = pendingItemEvents {
+            pendingItemEvents = nil
+            events += itemAndScrollEvents(p.slot, track: .main, cause: p.cause)
+        }
+        collectVirtuals()
         // Ambiguous bindings: all of them after a replace, those the patches carry after an update.
         let pairs = warnFor.map { Array($0) } ?? Array(store.bindings.pairs.keys)
         for pair in pairs {

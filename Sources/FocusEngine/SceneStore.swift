@@ -34,9 +34,14 @@ struct Slot: Sendable {
     private var frameRect: Rect
     private var bits: UInt32
 
-    init(id: String, node: Node, parent: Int, depth: Int, disabled: Bool, candidate: Bool, hadChildren: Bool) {
+    init(id: String, node: Node, frame sceneFrame: Rect? = nil, parent: Int, depth: Int, disabled: Bool, candidate: Bool,
+         hadChildren: Bool) {
         self.id = id
-        let plain = node.disabled == nil && node.interactions == nil && node.section == nil && node.scope == nil
+        // A frame other than the one given (content coordinates, a collection's derived size, a
+        // built item's slot) keeps the given node in the box, so the scene round-trips.
+        let frame = sceneFrame ?? node.frame
+        let plain = frame == node.frame && node.scroll == nil && node.collection == nil && node.index == nil
+            && node.disabled == nil && node.interactions == nil && node.section == nil && node.scope == nil
             && node.prefersDefaultFocus == nil && node.defaultFocus == nil && node.bindings == nil
             && node.accessibilityBindings == nil && node.values == nil && node.sceneValues == nil
             && node.focusEffectDisabled == nil && node.role == nil && node.remembersLastFocus == nil
@@ -48,13 +53,13 @@ struct Slot: Sendable {
         depth32 = Int32(depth)
         candCount32 = 0
         let zero = Rect(x: 0, y: 0, width: 0, height: 0)
-        frameRect = node.frame ?? zero
+        frameRect = frame ?? zero
         bits = 0
         alive = true
         self.disabled = disabled
         self.candidate = candidate
         self.hadChildren = hadChildren
-        if node.frame != nil { set(Self.hasFrameBit, true) }
+        if frame != nil { set(Self.hasFrameBit, true) }
         if let f = node.focusable { set(Self.focusableGivenBit, true); set(Self.focusableBit, f) }
         section = node.section == true
         modal = node.modal == true
@@ -87,9 +92,15 @@ struct Slot: Sendable {
         @inline(__always) get { Int(candCount32) }
         set { candCount32 = Int32(newValue) }
     }
-    /// The node's frame as given.
+    /// The node's frame in scene coordinates (as given, except inside scroll containers and in
+    /// collections: see focus.md §12).
     var frame: Rect? {
         @inline(__always) get { bit(Self.hasFrameBit) ? frameRect : nil }
+    }
+    /// Moves the frame by (dx, dy) (a scroll of an enclosing container).
+    mutating func shift(_ dx: Double, _ dy: Double) {
+        frameRect.x += dx
+        frameRect.y += dy
     }
     /// The aggregates of a node without children: its own frame when not empty.
     var leafAggregate: Aggregate {
@@ -170,8 +181,11 @@ struct SequenceCache: Sendable {
     var order: [Int]
     /// Position of each candidate slot in `order` (-1: none).
     var position: [Int]
-    /// The range each unit (section, modal node, root) occupies in `order`.
+    /// The range each unit (section, modal node, root, scroll container, collection) occupies in `order`.
     var ranges: [Int: Range<Int>]
+    /// Where each collection's items stand in `order`: one entry, `-(collection + 2)`, for all of
+    /// them (index order inside, focus.md §12).
+    var markerPos: [Int: Int] = [:]
 }
 
 struct SceneStore: Sendable {
@@ -205,10 +219,23 @@ struct SceneStore: Sendable {
     var index: SpatialIndex
     var sequence: SequenceCache?
 
+    /// Scroll containers (slot → offset) and collections (slot → built and materialized items),
+    /// focus.md §12; see `ScrollStore.swift`.
+    var scrolls: [Int: ScrollOffsetXY] = [:]
+    var scrollSpecs: [Int: Scroll] = [:]
+    var collections: [Int: CollectionInfo] = [:]
+    /// Materialized virtual items: slot → (collection slot, index). Never in the spatial index.
+    var virtualSlots: [Int: VirtualItem] = [:]
+    /// Ids of the form `X#digits`, by prefix `X` (reserved when `X` is a collection).
+    var hashIds: [String: Int] = [:]
+    /// Scroll containers sent again (same id as before): their offsets are clamped, not rejected.
+    var clampIds: Set<String> = []
+
     // MARK: Building
 
     /// Flattens and validates `scene` (focus.md §1).
-    init(scene: Scene, limits: Limits) throws(FocusError) {
+    init(scene: Scene, limits: Limits, clampIds: Set<String> = []) throws(FocusError) {
+        self.clampIds = clampIds
         name = scene.name
         layoutDirection = scene.layoutDirection ?? .leftToRight
         policy = scene.policy ?? .tvos
@@ -259,6 +286,7 @@ struct SceneStore: Sendable {
         for key in (node.next ?? [:]).keys.sorted() where Direction(rawValue: key) == nil {
             throw .invalidScene(reason: "next has key '\(key)', which is not a direction", node: node.id)
         }
+        try validateScrollFields(node)
     }
 
     /// The first node (by slot) whose `next` names `target`, for error messages.
@@ -273,7 +301,9 @@ struct SceneStore: Sendable {
     @inline(__always) func isSection(_ slot: Int) -> Bool { slots[slot].section }
     @inline(__always) func isModal(_ slot: Int) -> Bool { slots[slot].modal }
     /// Sections and modal nodes are units of the sequential order.
-    @inline(__always) func isUnit(_ slot: Int) -> Bool { isSection(slot) || isModal(slot) || slot == root }
+    @inline(__always) func isUnit(_ slot: Int) -> Bool {
+        isSection(slot) || isModal(slot) || slot == root || scrolls[slot] != nil || collections[slot] != nil
+    }
     @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
     @inline(__always) func isCandidate(_ slot: Int) -> Bool { slots[slot].alive && slots[slot].candidate }
     @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].frame }
@@ -351,19 +381,25 @@ struct SceneStore: Sendable {
             nodeCount += 1
             if nodeCount > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
             try Self.validateOwnFields(n)
+            try validatePlacement(n, parent: p)
             var own = n
             own.children = nil
+            let sceneFrame = sceneFrame(of: n, parent: p)
             let disabled = (p >= 0 ? slots[p].disabled : parentDisabled) || n.disabled == true
-            let candidate = n.focusable == true && !disabled && !(n.frame?.isEmpty ?? true)
-            let s = Slot(id: n.id, node: own, parent: p, depth: depth, disabled: disabled, candidate: candidate,
-                         hadChildren: n.children != nil)
+            let candidate = n.focusable == true && !disabled && !(sceneFrame?.isEmpty ?? true)
+            let s = Slot(id: n.id, node: own, frame: sceneFrame, parent: p, depth: depth, disabled: disabled,
+                         candidate: candidate, hadChildren: n.children != nil)
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
             if p >= 0 {
-                let k = min(max(pos, 0), slots[p].children.count)
-                slots[p].children.insert(slot, at: k)
-                for i in k..<slots[p].children.count { slots[slots[p].children[i]].indexInParent = i }
+                if collections[p] != nil {
+                    insertItem(slot, into: p)
+                } else {
+                    let k = min(max(pos, 0), slots[p].children.count)
+                    slots[p].children.insert(slot, at: k)
+                    for i in k..<slots[p].children.count { slots[slots[p].children[i]].indexInParent = i }
+                }
             }
             created.append(slot)
             try register(slot)
@@ -373,13 +409,14 @@ struct SceneStore: Sendable {
         _ = parentDepth
         // Aggregates bottom-up within the new subtree.
         for slot in created.reversed() {
-            var count = slots[slot].candidate ? 1 : 0
+            var count = (slots[slot].candidate ? 1 : 0) + virtualCount(slot)
             var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
             for c in slots[slot].children {
                 count += slots[c].candCount
                 if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
             }
             slots[slot].candCount = count
+            if collections[slot] != nil { collections[slot]!.virtualCounted = virtualCount(slot) }
             var reach = union
             if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
             for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
@@ -387,10 +424,18 @@ struct SceneStore: Sendable {
             refreshTarget(slot)
         }
         // Ancestors grow.
-        let added = slots[created[0]].candCount, addedUnion = candUnion(created[0])
+        var added = slots[created[0]].candCount
+        let addedUnion = candUnion(created[0])
         let addedReach = reach(created[0])
         var a = parent
         while a >= 0 {
+            if collections[a] != nil {
+                // A built item takes an index's place: the collection's virtual count may drop.
+                let before = collections[a]!.virtualCounted
+                let now = virtualCount(a)
+                collections[a]!.virtualCounted = now
+                added += now - before
+            }
             slots[a].candCount += added
             var grown = aggregate(a)
             if let u = addedUnion { grown.union = grown.union.map { $0.union(u) } ?? u }
@@ -415,6 +460,7 @@ struct SceneStore: Sendable {
                 throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: n.id)
             }
             try Self.validateOwnFields(n)
+            try validateReservedId(n.id)
             if idToSlot[n.id] != nil || !seen.insert(n.id).inserted {
                 throw .invalidScene(reason: "duplicate id '\(n.id)'", node: n.id)
             }
@@ -458,6 +504,7 @@ struct SceneStore: Sendable {
         if n.defaultFocus != nil { defaultRegions.insert(slot) }
         if n.prefersDefaultFocus != nil { prefersNodes.insert(slot) }
         for t in (n.next ?? [:]).values where !t.isEmpty { nextRefs[t, default: 0] += 1 }
+        registerScroll(slot)
     }
 
     private mutating func unregister(_ slot: Int) {
@@ -473,18 +520,23 @@ struct SceneStore: Sendable {
             nextRefs[t, default: 1] -= 1
             if nextRefs[t] == 0 { nextRefs[t] = nil }
         }
+        unregisterScroll(slot)
     }
 
     /// Removes `top` and its subtree; returns the ids removed.
     @discardableResult
     mutating func removeSubtree(_ top: Int) -> [String] {
         let parent = slots[top].parent
-        let lost = slots[top].candCount, lostUnion = candUnion(top)
+        var lost = slots[top].candCount
+        let lostUnion = candUnion(top)
         var removed: [String] = []
         var stack = [top]
         var staleFirst: (Set<String>, Set<String>) = ([], [])
+        // A collection's item: unfiled by index while its fields are still there.
+        if parent >= 0, collections[parent] != nil { removeItem(top, from: parent) }
         while let s = stack.popLast() {
             stack.append(contentsOf: slots[s].children)
+            dropVirtuals(of: s)
             for b in node(s).bindings ?? [] where bindings.first[b.name] == s { staleFirst.0.insert(b.name) }
             for b in node(s).accessibilityBindings ?? [] where a11yBindings.first[b.name] == s { staleFirst.1.insert(b.name) }
             unregister(s)
@@ -500,14 +552,22 @@ struct SceneStore: Sendable {
             nodeCount -= 1
         }
         if parent >= 0 {
-            let k = slots[top].indexInParent
-            slots[parent].children.remove(at: k)
-            for i in k..<slots[parent].children.count { slots[slots[parent].children[i]].indexInParent = i }
+            if collections[parent] == nil {
+                let k = slots[top].indexInParent
+                slots[parent].children.remove(at: k)
+                for i in k..<slots[parent].children.count { slots[slots[parent].children[i]].indexInParent = i }
+            }
             if slots[parent].children.isEmpty { aggregates[parent] = nil }
         }
         var a = parent
         var unionMayShrink = lostUnion != nil
         while a >= 0 {
+            if collections[a] != nil {
+                let before = collections[a]!.virtualCounted
+                let now = virtualCount(a)
+                collections[a]!.virtualCounted = now
+                lost -= now - before
+            }
             slots[a].candCount -= lost
             if unionMayShrink, let old = candUnion(a), let u = lostUnion {
                 if u.minX > old.minX && u.minY > old.minY && u.maxX < old.maxX && u.maxY < old.maxY {

@@ -18,8 +18,9 @@ extension SceneStore {
         var ranges: [Int: Range<Int>] = [:]
         for (k, r) in built?.ranges ?? [] { ranges[k] = r }
         var position = Array(repeating: -1, count: slots.count)
-        for (i, s) in order.enumerated() { position[s] = i }
-        sequence = SequenceCache(order: order, position: position, ranges: ranges)
+        var markerPos: [Int: Int] = [:]
+        for (i, s) in order.enumerated() { if s >= 0 { position[s] = i } else { markerPos[-s - 2] = i } }
+        sequence = SequenceCache(order: order, position: position, ranges: ranges, markerPos: markerPos)
     }
 
     /// The order of unit `u`, with the ranges of the units inside it relative to that order; nil
@@ -31,10 +32,13 @@ extension SceneStore {
         var items: [Item] = []
         if slots[u].candidate, let f = frame(u) { items.append(Item(frame: f, pre: pre[u], members: [u], ranges: [])) }
         var stack = slots[u].children.reversed() as [Int]
+        // A collection: its items as one entry first, then its other children (focus.md §12).
+        let marker = collections[u] != nil && nextCandidateIndex(u, after: nil, forward: true) != nil
+        if collections[u] != nil { stack = stack.filter { node($0).index == nil } }
         while let s = stack.popLast() {
             guard slots[s].candCount > 0 else { continue }
             if isUnit(s) {
-                if let sub = buildUnit(s, pre: pre), let first = sub.members.first, let f = frame(first) {
+                if let sub = buildUnit(s, pre: pre), let first = sub.members.first, let f = placement(s, first) {
                     items.append(Item(frame: f, pre: pre[s], members: sub.members, ranges: sub.ranges))
                 }
                 continue
@@ -66,7 +70,29 @@ extension SceneStore {
             }
             i = j
         }
+        if marker {
+            members.insert(-u - 2, at: 0)
+            ranges = ranges.map { ($0.0, ($0.1.lowerBound + 1)..<($0.1.upperBound + 1)) }
+        }
+        if members.isEmpty { return nil }
         ranges.append((u, 0..<members.count))
         return (members, ranges)
+    }
+
+    /// Where a unit stands in its parent's order: a scroll container by its viewport, a collection
+    /// (or a unit that starts with one) by its slot 0, any other by its first member.
+    func placement(_ unit: Int, _ first: Int) -> Rect? {
+        if scrolls[unit] != nil { return frame(unit) }
+        if first < 0 { return lattice(-first - 2).map { $0.frame(0) } }
+        return frame(first)
+    }
+
+    /// A sequential order entry as a slot: a marker is its collection's first (forward) or last
+    /// candidate item, materialized.
+    mutating func entrySlot(_ e: Int, forward: Bool) -> Int? {
+        if e >= 0 { return e }
+        let c = -e - 2
+        guard let i = nextCandidateIndex(c, after: nil, forward: forward) else { return nil }
+        return item(c, i)
     }
 }

@@ -456,340 +456,488 @@ error NoSuchScene (scene: string)
     ]
    },
    {
-    "id": "heroRow",
+    "id": "page",
     "frame": {
-     "x": 40,
+     "x": 0,
      "y": 150,
-     "width": 1800,
-     "height": 360
+     "width": 1460,
+     "height": 910
     },
-    "section": true,
-    "remembersLastFocus": true,
-    "values": {
-     "area": "hero"
-    },
-    "children": [
-     {
-      "id": "heroFeatured",
-      "frame": {
-       "x": 60,
-       "y": 170,
-       "width": 560,
-       "height": 320
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "bindings": [
-       {
-        "name": "hero",
-        "value": "featured"
-       }
-      ],
-      "values": {
-       "title": "Featured collection"
-      }
-     },
-     {
-      "id": "heroTrending",
-      "frame": {
-       "x": 660,
-       "y": 170,
-       "width": 560,
-       "height": 320
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "bindings": [
-       {
-        "name": "hero",
-        "value": "trending"
-       }
-      ],
-      "values": {
-       "title": "Trending collection"
-      }
-     },
-     {
-      "id": "heroNew",
-      "frame": {
-       "x": 1260,
-       "y": 170,
-       "width": 560,
-       "height": 320
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "bindings": [
-       {
-        "name": "hero",
-        "value": "new"
-       }
-      ],
-      "values": {
-       "title": "New collection"
-      }
-     }
-    ]
-   },
-   {
-    "id": "tiles",
-    "frame": {
-     "x": 40,
-     "y": 540,
-     "width": 1400,
-     "height": 520
-    },
-    "section": true,
-    "remembersLastFocus": true,
-    "values": {
-     "area": "grid"
+    "scroll": {
+     "axis": "vertical",
+     "contentWidth": 1460,
+     "contentHeight": 1080,
+     "margin": 20
     },
     "children": [
      {
-      "id": "tile00",
+      "id": "heroRow",
       "frame": {
-       "x": 60,
-       "y": 560,
-       "width": 250,
-       "height": 140
+       "x": 20,
+       "y": 20,
+       "width": 1420,
+       "height": 300
       },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
+      "section": true,
+      "remembersLastFocus": true,
       "values": {
-       "title": "Title 1"
-      }
+       "area": "hero"
+      },
+      "children": [
+       {
+        "id": "heroFeatured",
+        "frame": {
+         "x": 40,
+         "y": 40,
+         "width": 440,
+         "height": 260
+        },
+        "focusable": true,
+        "interactions": [
+         "activate"
+        ],
+        "bindings": [
+         {
+          "name": "hero",
+          "value": "featured"
+         }
+        ],
+        "values": {
+         "title": "Featured collection"
+        }
+       },
+       {
+        "id": "heroTrending",
+        "frame": {
+         "x": 510,
+         "y": 40,
+         "width": 440,
+         "height": 260
+        },
+        "focusable": true,
+        "interactions": [
+         "activate"
+        ],
+        "bindings": [
+         {
+          "name": "hero",
+          "value": "trending"
+         }
+        ],
+        "values": {
+         "title": "Trending collection"
+        }
+       },
+       {
+        "id": "heroNew",
+        "frame": {
+         "x": 980,
+         "y": 40,
+         "width": 440,
+         "height": 260
+        },
+        "focusable": true,
+        "interactions": [
+         "activate"
+        ],
+        "bindings": [
+         {
+          "name": "hero",
+          "value": "new"
+         }
+        ],
+        "values": {
+         "title": "New collection"
+        }
+       }
+      ]
      },
      {
-      "id": "tile01",
+      "id": "continueRail",
       "frame": {
-       "x": 340,
-       "y": 560,
-       "width": 250,
-       "height": 140
+       "x": 20,
+       "y": 350,
+       "width": 1420,
+       "height": 210
       },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
+      "section": true,
+      "remembersLastFocus": true,
       "values": {
-       "title": "Title 2"
-      }
+       "area": "continue"
+      },
+      "scroll": {
+       "axis": "horizontal",
+       "contentWidth": 99010,
+       "contentHeight": 210,
+       "policy": "leading",
+       "margin": 20
+      },
+      "children": [
+       {
+        "id": "continueItems",
+        "frame": {
+         "x": 20,
+         "y": 20,
+         "width": 0,
+         "height": 0
+        },
+        "collection": {
+         "count": 300,
+         "layout": "row",
+         "itemWidth": 300,
+         "itemHeight": 170,
+         "spacing": 30
+        },
+        "children": [
+         {
+          "id": "tile00",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 0,
+          "values": {
+           "title": "Continue watching 1"
+          }
+         },
+         {
+          "id": "tile01",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 1,
+          "values": {
+           "title": "Continue watching 2"
+          }
+         },
+         {
+          "id": "tile02",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 2,
+          "values": {
+           "title": "Continue watching 3"
+          }
+         },
+         {
+          "id": "tile03",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 3,
+          "values": {
+           "title": "Continue watching 4"
+          }
+         },
+         {
+          "id": "tile04",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 4,
+          "values": {
+           "title": "Continue watching 5"
+          }
+         },
+         {
+          "id": "tile05",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 5,
+          "values": {
+           "title": "Continue watching 6"
+          }
+         },
+         {
+          "id": "tile06",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 6,
+          "values": {
+           "title": "Continue watching 7"
+          }
+         },
+         {
+          "id": "tile07",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 7,
+          "values": {
+           "title": "Continue watching 8"
+          }
+         }
+        ]
+       }
+      ]
      },
      {
-      "id": "tile02",
+      "id": "moviesRail",
       "frame": {
-       "x": 620,
-       "y": 560,
-       "width": 250,
-       "height": 140
+       "x": 20,
+       "y": 590,
+       "width": 1420,
+       "height": 210
       },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
+      "section": true,
+      "remembersLastFocus": true,
       "values": {
-       "title": "Title 3"
-      }
+       "area": "movies"
+      },
+      "scroll": {
+       "axis": "horizontal",
+       "contentWidth": 33000010,
+       "contentHeight": 210,
+       "policy": "leading",
+       "margin": 20
+      },
+      "children": [
+       {
+        "id": "moviesItems",
+        "frame": {
+         "x": 20,
+         "y": 20,
+         "width": 0,
+         "height": 0
+        },
+        "collection": {
+         "count": 100000,
+         "layout": "row",
+         "itemWidth": 300,
+         "itemHeight": 170,
+         "spacing": 30
+        },
+        "children": [
+         {
+          "id": "movie0",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 0,
+          "values": {
+           "title": "Movies 1"
+          }
+         },
+         {
+          "id": "movie1",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 1,
+          "values": {
+           "title": "Movies 2"
+          }
+         },
+         {
+          "id": "movie2",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 2,
+          "values": {
+           "title": "Movies 3"
+          }
+         },
+         {
+          "id": "movie3",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 3,
+          "values": {
+           "title": "Movies 4"
+          }
+         },
+         {
+          "id": "movie4",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 4,
+          "values": {
+           "title": "Movies 5"
+          }
+         },
+         {
+          "id": "movie5",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 5,
+          "values": {
+           "title": "Movies 6"
+          }
+         },
+         {
+          "id": "movie6",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 6,
+          "values": {
+           "title": "Movies 7"
+          }
+         },
+         {
+          "id": "movie7",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 7,
+          "values": {
+           "title": "Movies 8"
+          }
+         }
+        ]
+       }
+      ]
      },
      {
-      "id": "tile03",
+      "id": "showsRail",
       "frame": {
-       "x": 900,
-       "y": 560,
-       "width": 250,
-       "height": 140
+       "x": 20,
+       "y": 830,
+       "width": 1420,
+       "height": 210
       },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
+      "section": true,
+      "remembersLastFocus": true,
       "values": {
-       "title": "Title 4"
-      }
-     },
-     {
-      "id": "tile04",
-      "frame": {
-       "x": 1180,
-       "y": 560,
-       "width": 250,
-       "height": 140
+       "area": "shows"
       },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 5"
-      }
-     },
-     {
-      "id": "tile10",
-      "frame": {
-       "x": 60,
-       "y": 730,
-       "width": 250,
-       "height": 140
+      "scroll": {
+       "axis": "horizontal",
+       "contentWidth": 330000010,
+       "contentHeight": 210,
+       "policy": "leading",
+       "margin": 20
       },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 6"
-      }
-     },
-     {
-      "id": "tile11",
-      "frame": {
-       "x": 340,
-       "y": 730,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 7"
-      }
-     },
-     {
-      "id": "tile12",
-      "frame": {
-       "x": 620,
-       "y": 730,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 8"
-      }
-     },
-     {
-      "id": "tile13",
-      "frame": {
-       "x": 900,
-       "y": 730,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 9"
-      }
-     },
-     {
-      "id": "tile14",
-      "frame": {
-       "x": 1180,
-       "y": 730,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 10"
-      }
-     },
-     {
-      "id": "tile20",
-      "frame": {
-       "x": 60,
-       "y": 900,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 11"
-      }
-     },
-     {
-      "id": "tile21",
-      "frame": {
-       "x": 340,
-       "y": 900,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 12"
-      }
-     },
-     {
-      "id": "tile22",
-      "frame": {
-       "x": 620,
-       "y": 900,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 13"
-      }
-     },
-     {
-      "id": "tile23",
-      "frame": {
-       "x": 900,
-       "y": 900,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 14"
-      }
-     },
-     {
-      "id": "tile24",
-      "frame": {
-       "x": 1180,
-       "y": 900,
-       "width": 250,
-       "height": 140
-      },
-      "focusable": true,
-      "interactions": [
-       "activate"
-      ],
-      "values": {
-       "title": "Title 15"
-      }
+      "children": [
+       {
+        "id": "showsItems",
+        "frame": {
+         "x": 20,
+         "y": 20,
+         "width": 0,
+         "height": 0
+        },
+        "collection": {
+         "count": 1000000,
+         "layout": "row",
+         "itemWidth": 300,
+         "itemHeight": 170,
+         "spacing": 30
+        },
+        "children": [
+         {
+          "id": "show0",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 0,
+          "values": {
+           "title": "Shows 1"
+          }
+         },
+         {
+          "id": "show1",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 1,
+          "values": {
+           "title": "Shows 2"
+          }
+         },
+         {
+          "id": "show2",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 2,
+          "values": {
+           "title": "Shows 3"
+          }
+         },
+         {
+          "id": "show3",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 3,
+          "values": {
+           "title": "Shows 4"
+          }
+         },
+         {
+          "id": "show4",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 4,
+          "values": {
+           "title": "Shows 5"
+          }
+         },
+         {
+          "id": "show5",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 5,
+          "values": {
+           "title": "Shows 6"
+          }
+         },
+         {
+          "id": "show6",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 6,
+          "values": {
+           "title": "Shows 7"
+          }
+         },
+         {
+          "id": "show7",
+          "focusable": true,
+          "interactions": [
+           "activate"
+          ],
+          "index": 7,
+          "values": {
+           "title": "Shows 8"
+          }
+         }
+        ]
+       }
+      ]
      }
     ]
    },
@@ -797,7 +945,7 @@ error NoSuchScene (scene: string)
     "id": "settings",
     "frame": {
      "x": 1480,
-     "y": 540,
+     "y": 150,
      "width": 400,
      "height": 520
     },
@@ -811,7 +959,7 @@ error NoSuchScene (scene: string)
       "id": "subtitles",
       "frame": {
        "x": 1500,
-       "y": 560,
+       "y": 170,
        "width": 360,
        "height": 90
       },
@@ -827,7 +975,7 @@ error NoSuchScene (scene: string)
       "id": "volume",
       "frame": {
        "x": 1500,
-       "y": 670,
+       "y": 280,
        "width": 360,
        "height": 90
       },
@@ -850,7 +998,7 @@ error NoSuchScene (scene: string)
       "id": "brightness",
       "frame": {
        "x": 1500,
-       "y": 780,
+       "y": 390,
        "width": 360,
        "height": 90
       },
@@ -873,7 +1021,7 @@ error NoSuchScene (scene: string)
       "id": "signOut",
       "frame": {
        "x": 1500,
-       "y": 890,
+       "y": 500,
        "width": 360,
        "height": 90
       },

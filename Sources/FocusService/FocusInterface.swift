@@ -58,6 +58,12 @@ final class FocusInterface {
         var scope: String?
         var scene: String?
     }
+    private struct ScrollToParameters: Decodable {
+        var node: String
+        var offsetX: Double
+        var offsetY: Double
+        var scene: String?
+    }
     private struct SendParameters: Decodable {
         var command: String
         var detents: Int?
@@ -154,6 +160,12 @@ final class FocusInterface {
                     session.send(p.command, detents: p.detents)
                 }
                 try reply(context, ConsumedReply(consumed: outcome.consumed, state: state))
+            case "ScrollTo":
+                let p = try context.decodeParameters(ScrollToParameters.self)
+                let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                    try session.scrollTo(p.node, offsetX: p.offsetX, offsetY: p.offsetY)
+                }
+                try reply(context, StateReply(state: state))
             case "Monitor":
                 try monitor(context)
             case "Lint":

@@ -196,3 +196,36 @@ struct SendCommand: ClientCommand {
         output.reply(reply) { [consumed ? state.focusedText : "(not consumed)"] }
     }
 }
+
+/// `focusctl scroll NODE X Y`: sets a scroll container's offset (focus.md §12), as a touch scroll
+/// or a page key in the UI would, and prints the offset it took (clamped to its range).
+struct ScrollCommand: ClientCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scroll",
+        abstract: "Scroll a scroll container to an offset and print the offset it took.",
+        discussion: "The offset is clamped to the container's range (an axis it does not scroll stays 0); focus does not move."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var target: SceneOption
+
+    @Argument(help: "The id of the scroll container.")
+    var node: String
+
+    @Argument(help: "The horizontal offset, in points from the content's left edge.")
+    var x: Double
+
+    @Argument(help: "The vertical offset, in points from the content's top edge.")
+    var y: Double
+
+    func execute(_ output: Output) throws {
+        let reply = try call(
+            "io.focusd.Focus.ScrollTo",
+            ["node": .string(node), "offsetX": .double(x), "offsetY": .double(y), "scene": target.json])
+        let state = try reply.member("state", as: FocusState.self)
+        output.reply(reply) {
+            guard let offset = state.scroll.first(where: { $0.node == node }) else { return [node] }
+            return ["\(node) \(ScenePicture.number(offset.offsetX)) \(ScenePicture.number(offset.offsetY))"]
+        }
+    }
+}

@@ -16,7 +16,7 @@ struct Focusctl: ParsableCommand {
             """,
         subcommands: [
             StateCommand.self, ScenesCommand.self, DevicesCommand.self,
-            MoveCommand.self, FocusCommand.self, BindingCommand.self, ResetCommand.self, SendCommand.self,
+            MoveCommand.self, FocusCommand.self, BindingCommand.self, ResetCommand.self, SendCommand.self, ScrollCommand.self,
             SetSceneCommand.self, LintCommand.self,
             MonitorCommand.self, WatchCommand.self, ReloadCommand.self,
         ]

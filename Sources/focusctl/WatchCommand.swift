@@ -125,7 +125,7 @@ struct WatchView {
         let revision = event["revision"]?.integerValue
         let scene = event["scene"]?.stringValue
         let kind = event["kind"]?.stringValue
-        let follows = kind == "bindings" || kind == "values"
+        let follows = kind == "bindings" || kind == "values" || kind == "materialize" || kind == "scroll"
         if let lastEvent, follows, revision != nil, revision == lastEventRevision, scene == lastEventScene {
             self.lastEvent = lastEvent + " · " + text
         } else {
@@ -173,7 +173,7 @@ struct WatchView {
         if let scene {
             let picture = ScenePicture(
                 scene: scene, focused: state?.focused, accessibilityFocused: state?.accessibilityFocused,
-                width: width, height: pictureHeight)
+                scroll: state?.scroll ?? [], width: width, height: pictureHeight)
             lines += styled ? picture.styledLines : picture.plainLines
         } else {
             lines.append(ScenePicture.truncate(problem ?? "no scene", to: width))
@@ -182,7 +182,7 @@ struct WatchView {
         let revision = lastEventRevision.map { " (revision \($0))" } ?? ""
         lines.append(ScenePicture.truncate("last event\(revision): \(lastEvent ?? "(none yet)")", to: width))
         lines.append(
-            ScenePicture.truncate("╔▶id╗ focused   ┌─┐ candidate   ┌╌┐ container   Ctrl-C quits", to: width))
+            ScenePicture.truncate("╔▶id╗ focused   ┌─┐ candidate   ┌┄┐ not built   ┌╌┐ container   Ctrl-C quits", to: width))
         return lines
     }
 }
@@ -210,6 +210,10 @@ enum EventText {
             text = "values \(StateText.values(decoded.values ?? [:]))"
         case .scene:
             text = "scene \(decoded.scene) changed"
+        case .scroll:
+            text = "scroll \(decoded.node ?? "?") to \(Self.number(decoded.offsetX ?? 0)),\(Self.number(decoded.offsetY ?? 0))"
+        case .materialize:
+            text = "materialize \(decoded.node ?? "?")#\(decoded.index.map(String.init) ?? "?")"
         }
         if let cause = decoded.cause {
             var because = cause.kind.rawValue
@@ -221,5 +225,10 @@ enum EventText {
         }
         if decoded.track == .accessibility { text += " [accessibility]" }
         return text
+    }
+
+    /// 120 for 120.0, else the number as Swift prints it.
+    static func number(_ v: Double) -> String {
+        v == v.rounded(.towardZero) && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }

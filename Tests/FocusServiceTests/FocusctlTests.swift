@@ -22,7 +22,7 @@ struct FocusctlTests {
         #expect(state.status == 0)
         #expect(state.lines.contains("scene: demo (active)"), "\(state)")
         #expect(state.lines.contains("focused: heroFeatured"), "\(state)")
-        #expect(state.lines.contains("path: heroFeatured < heroRow < root"), "\(state)")
+        #expect(state.lines.contains("path: heroFeatured < heroRow < page < root"), "\(state)")
         #expect(state.lines.contains { $0.hasPrefix("bindings: ") && $0.contains("hero=featured") }, "\(state)")
 
         let pretty = daemon.focusctl("-j", "state")
@@ -57,7 +57,7 @@ struct FocusctlTests {
         let daemon = try Daemon()
         defer { daemon.stop() }
         #expect(daemon.focusctl("move", "right").lines == ["heroTrending"])
-        #expect(daemon.focusctl("move", "up").lines == ["tabShows"])
+        #expect(daemon.focusctl("move", "up").lines == ["tabMovies"])
         let blocked = daemon.focusctl("move", "up")
         #expect(blocked.status == 0)
         #expect(blocked.lines == ["(blocked)"])
@@ -74,13 +74,13 @@ struct FocusctlTests {
     func focusAndDismiss() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
-        #expect(daemon.focusctl("focus", "tile12").lines == ["tile12"])
-        #expect(daemon.focusctl("state").lines.contains("path: tile12 < tiles < root"))
+        #expect(daemon.focusctl("focus", "tile05").lines == ["tile05"])
+        #expect(daemon.focusctl("state").lines.contains("path: tile05 < continueItems < continueRail < page < root"))
         let none = daemon.focusctl("focus", "--none")
         #expect(none.status == 0)
         #expect(none.lines == ["(none)"])
         #expect(daemon.focusctl("state").lines.contains("focused: (none)"))
-        let both = daemon.focusctl("focus", "tile12", "--none")
+        let both = daemon.focusctl("focus", "tile05", "--none")
         #expect(both.status == 1)
         #expect(both.errors.contains("not both"))
     }
@@ -119,7 +119,7 @@ struct FocusctlTests {
     func resetFocus() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
-        #expect(daemon.focusctl("focus", "tile12").lines == ["tile12"])
+        #expect(daemon.focusctl("focus", "tile05").lines == ["tile05"])
         let reset = daemon.focusctl("reset")
         #expect(reset.status == 0)
         #expect(reset.lines == ["heroFeatured"])
@@ -271,7 +271,7 @@ struct FocusctlTests {
         let marked = picture.lines.dropLast().filter { $0.contains("▶") }
         #expect(marked.count == 1)
         #expect(marked.first?.contains("▶heroFeatured") == true, "\(picture.output)")
-        for id in ["tabHome", "search", "heroTrending", "tile00", "tile24", "volume", "signOut"] {
+        for id in ["tabHome", "search", "heroTrending", "tile00", "tile03", "movie0", "volume", "signOut"] {
             #expect(picture.output.contains(id), "\(id) is drawn")
         }
         #expect(daemon.focusctl("move", "right").status == 0)
@@ -330,12 +330,30 @@ struct FocusctlTests {
         #expect(broken.errors.contains("io.focusd.Input.InvalidConfig") && broken.errors.contains("line=2"), "\(broken.errors)")
     }
 
+    @Test("scroll sets a container's offset (clamped) and watch draws its viewport, its offset and the virtual items it shows")
+    func scrollAndWatchViewports() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let scrolled = daemon.focusctl("scroll", "continueRail", "3300", "99")
+        #expect(scrolled.status == 0)
+        #expect(scrolled.lines == ["continueRail 3300 0"], "\(scrolled)")
+        let picture = daemon.focusctl("watch", "--once", "--size", "200x50")
+        // Items 10 to 13 start at content x 3320: virtual (dotted), built items 0 to 7 scrolled out.
+        #expect(picture.output.contains("continueItems#10") && picture.output.contains("┄"), "\(picture.output)")
+        #expect(!picture.output.contains("tile00"), "\(picture.output)")
+        #expect(picture.output.contains("continueRail ↔3300"), "\(picture.output)")
+        #expect(daemon.focusctl("state").lines.contains("focused: heroFeatured"))
+        let notContainer = daemon.focusctl("scroll", "tile00", "0", "0")
+        #expect(notContainer.status == 2)
+        #expect(notContainer.errors.contains("io.focusd.Focus.NoSuchNode"), "\(notContainer)")
+    }
+
     @Test("focusctl --help lists every command with its summary")
     func helpListsCommands() throws {
         let help = Self.run(Self.binary("focusctl"), ["--help"])
         #expect(help.status == 0)
         let commands = [
-            "state", "scenes", "devices", "move", "focus", "binding", "reset", "send", "set-scene", "lint",
+            "state", "scenes", "devices", "move", "focus", "binding", "reset", "send", "scroll", "set-scene", "lint",
             "monitor", "watch", "reload",
         ]
         // The section runs from its heading to the first blank line; each entry starts at column

@@ -102,7 +102,80 @@ public enum WrapAxis: String, Codable, Hashable, Sendable {
     case horizontal, vertical, both
 }
 
-/// One node of a scene tree. Frames are in scene coordinates, not relative to the parent.
+public enum ScrollAxis: String, Codable, Hashable, Sendable {
+    case horizontal, vertical, both
+}
+
+public enum ScrollPolicy: String, Codable, Hashable, Sendable {
+    case visible, center, leading
+}
+
+/// A scroll container; the node's frame is the viewport, its descendants' frames are in content
+/// coordinates (focus.md §12).
+public struct Scroll: Codable, Hashable, Sendable {
+    public var axis: ScrollAxis
+    public var contentWidth: Double
+    public var contentHeight: Double
+    public var offsetX: Double?
+    public var offsetY: Double?
+    public var policy: ScrollPolicy?
+    public var margin: Double?
+
+    public init(
+        axis: ScrollAxis, contentWidth: Double, contentHeight: Double, offsetX: Double? = nil,
+        offsetY: Double? = nil, policy: ScrollPolicy? = nil, margin: Double? = nil
+    ) {
+        self.axis = axis
+        self.contentWidth = contentWidth
+        self.contentHeight = contentHeight
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.policy = policy
+        self.margin = margin
+    }
+}
+
+public enum CollectionLayout: String, Codable, Hashable, Sendable {
+    case row, column, grid
+}
+
+/// A lazy collection: `count` slots; built items are children carrying `index` (focus.md §12).
+public struct Collection: Codable, Hashable, Sendable {
+    public var count: Int
+    public var layout: CollectionLayout
+    public var itemWidth: Double
+    public var itemHeight: Double
+    public var spacing: Double?
+    public var columns: Int?
+
+    public init(
+        count: Int, layout: CollectionLayout, itemWidth: Double, itemHeight: Double, spacing: Double? = nil,
+        columns: Int? = nil
+    ) {
+        self.count = count
+        self.layout = layout
+        self.itemWidth = itemWidth
+        self.itemHeight = itemHeight
+        self.spacing = spacing
+        self.columns = columns
+    }
+}
+
+/// One scroll container's current offset.
+public struct ScrollOffset: Codable, Hashable, Sendable {
+    public var node: String
+    public var offsetX: Double
+    public var offsetY: Double
+
+    public init(node: String, offsetX: Double, offsetY: Double) {
+        self.node = node
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+    }
+}
+
+/// One node of a scene tree. Frames are in scene coordinates, not relative to the parent, except
+/// inside a scroll container, whose descendants' frames are in its content coordinates (§12).
 public struct Node: Codable, Hashable, Sendable {
     public var id: String
     public var frame: Rect?
@@ -124,6 +197,10 @@ public struct Node: Codable, Hashable, Sendable {
     /// Explicit targets: key is a Direction name, value a node id; "" blocks that move.
     public var next: [String: String]?
     public var modal: Bool?
+    public var scroll: Scroll?
+    public var collection: Collection?
+    /// A built item's index in its parent collection.
+    public var index: Int?
     public var children: [Node]?
 
     public init(
@@ -134,6 +211,7 @@ public struct Node: Codable, Hashable, Sendable {
         values: [String: String]? = nil, sceneValues: [String: String]? = nil,
         focusEffectDisabled: Bool? = nil, role: String? = nil, remembersLastFocus: Bool? = nil,
         wrap: WrapAxis? = nil, next: [String: String]? = nil, modal: Bool? = nil,
+        scroll: Scroll? = nil, collection: Collection? = nil, index: Int? = nil,
         children: [Node]? = nil
     ) {
         self.id = id
@@ -155,6 +233,9 @@ public struct Node: Codable, Hashable, Sendable {
         self.wrap = wrap
         self.next = next
         self.modal = modal
+        self.scroll = scroll
+        self.collection = collection
+        self.index = index
         self.children = children
     }
 }
@@ -211,7 +292,8 @@ public enum Track: String, Codable, Hashable, Sendable {
 
 public struct Cause: Codable, Hashable, Sendable {
     public enum Kind: String, Codable, Hashable, Sendable {
-        case directional, sequential, crown, programmatic, binding, defaultFocus, reset, removed, search
+        case directional, sequential, crown, programmatic, binding, defaultFocus, reset, removed, search,
+            materialized, virtualized
     }
 
     public var kind: Kind
@@ -239,13 +321,16 @@ public struct FocusState: Codable, Hashable, Sendable {
     public var focusEffectEnabled: Bool
     public var accessibilityFocused: String?
     public var accessibilityBindings: [BindingState]
+    /// The offset of every scroll container of the scene, in tree order.
+    public var scroll: [ScrollOffset]
     /// Bumped once by every call or device command that changes anything in this state.
     public var revision: Int
 
     public init(
         scene: String, active: Bool, focused: String?, path: [String], bindings: [BindingState],
         focusedValues: [String: String], sceneValues: [String: String], focusEffectEnabled: Bool,
-        accessibilityFocused: String?, accessibilityBindings: [BindingState], revision: Int
+        accessibilityFocused: String?, accessibilityBindings: [BindingState], scroll: [ScrollOffset] = [],
+        revision: Int
     ) {
         self.scene = scene
         self.active = active
@@ -257,13 +342,14 @@ public struct FocusState: Codable, Hashable, Sendable {
         self.focusEffectEnabled = focusEffectEnabled
         self.accessibilityFocused = accessibilityFocused
         self.accessibilityBindings = accessibilityBindings
+        self.scroll = scroll
         self.revision = revision
     }
 }
 
 public struct Event: Codable, Hashable, Sendable {
     public enum Kind: String, Codable, Hashable, Sendable {
-        case focus, blocked, activate, edit, command, bindings, values, scene
+        case focus, blocked, activate, edit, command, bindings, values, scene, scroll, materialize
     }
 
     public var kind: Kind
@@ -286,12 +372,18 @@ public struct Event: Codable, Hashable, Sendable {
     public var bindings: [BindingState]?
     /// values: the new focusedValues.
     public var values: [String: String]?
+    /// scroll: the container and its new offset; materialize: the collection and the index to build.
+    public var node: String?
+    public var offsetX: Double?
+    public var offsetY: Double?
+    public var index: Int?
 
     public init(
         kind: Kind, scene: String, revision: Int, from: String? = nil, to: String? = nil,
         cause: Cause? = nil, track: Track? = nil, detents: Int? = nil, fraction: Double? = nil,
         velocity: Double? = nil, command: String? = nil, device: String? = nil,
-        bindings: [BindingState]? = nil, values: [String: String]? = nil
+        bindings: [BindingState]? = nil, values: [String: String]? = nil, node: String? = nil,
+        offsetX: Double? = nil, offsetY: Double? = nil, index: Int? = nil
     ) {
         self.kind = kind
         self.scene = scene
@@ -307,6 +399,10 @@ public struct Event: Codable, Hashable, Sendable {
         self.device = device
         self.bindings = bindings
         self.values = values
+        self.node = node
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.index = index
     }
 }
 

@@ -1,0 +1,639 @@
+// Scroll containers and collections (focus.md §12) in the store.
+//
+// Frames: every slot keeps its frame in scene coordinates; a node inside a scroll container was sent
+// in content coordinates and is translated by the innermost container's viewport origin minus its
+// offset when it is inserted (the given node stays in the slot's box, so the scene round-trips). A
+// scroll moves the container's descendants and re-files them in the spatial index.
+//
+// Collections: built items are children with `index`; every other index is a virtual item that
+// exists only as arithmetic on the collection's `Lattice` (index → slot frame). A virtual item gets a
+// slot only while something holds it (focus, or the few winners of one search), and never enters the
+// spatial index: directional search asks each collection for its best virtual item directly, so no
+// cost grows with `count`. The children of a collection are kept in index order and their
+// `indexInParent` is their index (count + position for children without `index`), so tree order
+// ("as if every item were built") is the ordinary pre-order comparison.
+
+/// A scroll container's current offset.
+struct ScrollOffsetXY: Sendable, Equatable {
+    var x: Double
+    var y: Double
+}
+
+/// A collection's built and materialized items.
+struct CollectionInfo: Sendable {
+    /// The collection's fields (kept here so hot paths do not copy the node out of its box).
+    var spec: Collection
+    /// index → built child slot (holes included: a built item that is not a candidate).
+    var built: [Int: Int] = [:]
+    /// index → materialized virtual slot.
+    var materialized: [Int: Int] = [:]
+    /// What the collection adds to its `candCount` for its virtual items (0 or 1: "has any").
+    var virtualCounted = 0
+}
+
+/// A materialized virtual item.
+struct VirtualItem: Sendable, Equatable {
+    var collection: Int
+    var index: Int
+}
+
+/// The slot frames of a collection: index ↔ (physical column, row) ↔ frame, in scene coordinates.
+struct Lattice: Sendable {
+    var ox: Double, oy: Double
+    var iw: Double, ih: Double
+    var px: Double, py: Double
+    var cols: Int, rows: Int
+    var count: Int
+    var layout: CollectionLayout
+    var rtl: Bool
+
+    init(_ c: Collection, origin: (x: Double, y: Double), rtl: Bool) {
+        ox = origin.x; oy = origin.y
+        iw = c.itemWidth; ih = c.itemHeight
+        let sp = c.spacing ?? 0
+        px = iw + sp; py = ih + sp
+        count = max(0, c.count)
+        layout = c.layout
+        self.rtl = rtl && c.layout != .column
+        switch c.layout {
+        case .row: cols = count; rows = count > 0 ? 1 : 0
+        case .column: cols = count > 0 ? 1 : 0; rows = count
+        case .grid:
+            let k = max(1, c.columns ?? 1)
+            cols = k; rows = (count + k - 1) / k
+        }
+    }
+
+    /// The derived size (focus.md §12).
+    static func size(_ c: Collection) -> (width: Double, height: Double) {
+        let l = Lattice(c, origin: (0, 0), rtl: false)
+        let sp = c.spacing ?? 0
+        return (Double(l.cols) * l.iw + Double(max(0, l.cols - 1)) * sp,
+                Double(l.rows) * l.ih + Double(max(0, l.rows - 1)) * sp)
+    }
+
+    @inline(__always) func index(pc: Int, r: Int) -> Int? {
+        guard pc >= 0, pc < cols, r >= 0, r < rows else { return nil }
+        let col = rtl ? cols - 1 - pc : pc
+        let i = switch layout {
+        case .row: col
+        case .column: r
+        case .grid: r * cols + col
+        }
+        return i < count ? i : nil
+    }
+
+    @inline(__always) func cell(_ i: Int) -> (pc: Int, r: Int) {
+        let (col, r) = switch layout {
+        case .row: (i, 0)
+        case .column: (0, i)
+        case .grid: (i % cols, i / cols)
+        }
+        return (rtl ? cols - 1 - col : col, r)
+    }
+
+    @inline(__always) func frame(pc: Int, r: Int) -> Rect {
+        Rect(x: ox + Double(pc) * px, y: oy + Double(r) * py, width: iw, height: ih)
+    }
+
+    func frame(_ i: Int) -> Rect { let c = cell(i); return frame(pc: c.pc, r: c.r) }
+}
+
+/// Which scroll containers clip the frames a directional search measures: every one that does not
+/// hold focus (focus.md §12, visibility).
+struct ScrollClip {
+    /// Viewports (scene coordinates) of the containers that do not hold focus.
+    var closed: [Int: Rect]
+
+    /// `r` clipped to every closed viewport above `slot`; nil when clipped to nothing.
+    @inline(__always)
+    func effective(_ slots: [Slot], _ slot: Int, _ r: Rect) -> Rect? {
+        if closed.isEmpty { return r }
+        var out = r
+        var a = slots[slot].parent
+        while a >= 0 {
+            if let v = closed[a] {
+                guard let c = out.intersection(v) else { return nil }
+                out = c
+            }
+            a = slots[a].parent
+        }
+        return out
+    }
+}
+
+extension Rect {
+    /// The overlap of both; nil when it is empty (zero width or height).
+    func intersection(_ o: Rect) -> Rect? {
+        let x0 = max(minX, o.minX), y0 = max(minY, o.minY)
+        let x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// ⌊x⌋ clamped to Int's range, without libm (the engine is a pure core).
+@inline(__always) func floorInt(_ x: Double) -> Int {
+    if !(x > -9e18) { return Int.min / 2 }
+    if !(x < 9e18) { return Int.max / 2 }
+    let i = Int(x)
+    return Double(i) > x ? i - 1 : i
+}
+
+/// `X#123` → ("X", 123); nil for any other id.
+func splitVirtualId(_ id: String) -> (prefix: Substring, index: Int?)? {
+    guard let hash = id.lastIndex(of: "#") else { return nil }
+    let digits = id[id.index(after: hash)...]
+    guard !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
+    return (id[..<hash], Int(digits))
+}
+
+extension SceneStore {
+    // MARK: Validation
+
+    /// The new fields' checks that need nothing but the node.
+    static func validateScrollFields(_ node: Node) throws(FocusError) {
+        if let sc = node.scroll {
+            if node.collection != nil {
+                throw .invalidScene(reason: "a node cannot be both a scroll container and a collection", node: node.id)
+            }
+            guard node.frame != nil else {
+                throw .invalidScene(reason: "a scroll container needs a frame (its viewport)", node: node.id)
+            }
+            for (label, v) in [("contentWidth", sc.contentWidth), ("contentHeight", sc.contentHeight),
+                               ("offsetX", sc.offsetX ?? 0), ("offsetY", sc.offsetY ?? 0), ("margin", sc.margin ?? 0)] {
+                if !v.isFinite { throw .invalidScene(reason: "scroll \(label) is not finite", node: node.id) }
+            }
+            if sc.contentWidth < 0 || sc.contentHeight < 0 {
+                throw .invalidScene(reason: "scroll content size is negative", node: node.id)
+            }
+            if (sc.margin ?? 0) < 0 { throw .invalidScene(reason: "scroll margin is negative", node: node.id) }
+        }
+        if let c = node.collection {
+            guard node.frame != nil else {
+                throw .invalidScene(reason: "a collection needs a frame (the origin of its slots)", node: node.id)
+            }
+            if c.count < 0 { throw .invalidScene(reason: "collection count \(c.count) is negative", node: node.id) }
+            if c.count > 1_000_000_000 {
+                throw .invalidScene(reason: "collection count \(c.count) is above 1,000,000,000", node: node.id)
+            }
+            for (label, v) in [("itemWidth", c.itemWidth), ("itemHeight", c.itemHeight)] {
+                if !v.isFinite || v <= 0 {
+                    throw .invalidScene(reason: "collection \(label) must be a positive number", node: node.id)
+                }
+            }
+            if let s = c.spacing, !s.isFinite || s < 0 {
+                throw .invalidScene(reason: "collection spacing must be zero or positive", node: node.id)
+            }
+            if c.layout == .grid {
+                guard let k = c.columns else {
+                    throw .invalidScene(reason: "a grid collection needs columns", node: node.id)
+                }
+                if k < 1 { throw .invalidScene(reason: "collection columns \(k) must be at least 1", node: node.id) }
+            }
+        }
+    }
+
+    /// A node's id must not be a virtual item's (`COLLECTION#INDEX` of an existing collection).
+    func validateReservedId(_ id: String, extra: Set<String> = []) throws(FocusError) {
+        guard let (prefix, _) = splitVirtualId(id) else { return }
+        let p = String(prefix)
+        if extra.contains(p) || idToSlot[p].map({ collections[$0] != nil }) == true {
+            throw .invalidScene(reason: "id '\(id)' is reserved for a virtual item of collection '\(p)'", node: id)
+        }
+    }
+
+    /// The checks of a node that depend on where it goes: `index` (parent collection, range,
+    /// uniqueness), reserved ids, a new scroll container's offset range.
+    func validatePlacement(_ n: Node, parent p: Int, taken: Set<Int> = [], extraCollections: Set<String> = [],
+                           parentCollection: Collection?? = nil) throws(FocusError) {
+        try validateReservedId(n.id, extra: extraCollections)
+        if n.collection != nil, (hashIds[n.id] ?? 0) > 0 {
+            throw .invalidScene(reason: "ids of the form '\(n.id)#INDEX' are reserved for this collection's virtual items, and one is in use", node: n.id)
+        }
+        let coll: Collection? = parentCollection ?? (p >= 0 ? node(p).collection : nil)
+        if let i = n.index {
+            guard let c = coll else {
+                throw .invalidScene(reason: "index is only for a built item of a collection (its parent is not a collection)", node: n.id)
+            }
+            if i < 0 || i >= c.count {
+                throw .invalidScene(reason: "index \(i) is outside the collection's range 0…\(c.count - 1)", node: n.id)
+            }
+            if taken.contains(i) || (parentCollection == nil && p >= 0 && collections[p]?.built[i] != nil) {
+                throw .invalidScene(reason: "index \(i) is used by two built items of the collection", node: n.id)
+            }
+        }
+        if let sc = n.scroll, let f = n.frame, !clampIds.contains(n.id) {
+            // A container new to the scene must be sent within its range (§12, further details).
+            let maxX = sc.axis == .vertical ? 0 : max(0, sc.contentWidth - f.width)
+            let maxY = sc.axis == .horizontal ? 0 : max(0, sc.contentHeight - f.height)
+            let x = sc.offsetX ?? 0, y = sc.offsetY ?? 0
+            if x < 0 || x > maxX {
+                throw .invalidScene(reason: "scroll offsetX \(x) is outside its range 0…\(maxX)", node: n.id)
+            }
+            if y < 0 || y > maxY {
+                throw .invalidScene(reason: "scroll offsetY \(y) is outside its range 0…\(maxY)", node: n.id)
+            }
+        }
+    }
+
+    /// `validatePlacement` for a whole subtree about to go under `parent` (UpdateScene's dry run).
+    func validatePlacements(_ top: Node, parent: Int) throws(FocusError) {
+        var collectionsHere = Set<String>()
+        var stack: [(Node, Collection??, Set<Int>)] = [(top, nil, [])]
+        while let (n, pc, taken) = stack.popLast() {
+            try validatePlacement(n, parent: parent, taken: taken, extraCollections: collectionsHere, parentCollection: pc)
+            if n.collection != nil { collectionsHere.insert(n.id) }
+            var used = Set<Int>()
+            for c in n.children ?? [] {
+                stack.append((c, .some(n.collection), used))
+                if let i = c.index, !used.insert(i).inserted {
+                    throw .invalidScene(reason: "index \(i) is used by two built items of the collection", node: c.id)
+                }
+            }
+        }
+    }
+
+    // MARK: Frames
+
+    /// The scene frame of `n` going under `p`: translated by the innermost scroll container above
+    /// it; a collection's size derived; a built item without a frame in its slot.
+    func sceneFrame(of n: Node, parent p: Int) -> Rect? {
+        let t = translation(under: p)
+        if let i = n.index, p >= 0, let c = node(p).collection, n.frame == nil, let cf = frame(p) {
+            return Lattice(c, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
+        }
+        guard var f = n.frame else { return nil }
+        f.x += t.x; f.y += t.y
+        if let c = n.collection {
+            let size = Lattice.size(c)
+            f.width = size.width; f.height = size.height
+        }
+        return f
+    }
+
+    /// What a child of `p` adds to its content coordinates to get scene coordinates.
+    func translation(under p: Int) -> (x: Double, y: Double) {
+        var a = p
+        while a >= 0 {
+            if let o = scrolls[a], let f = frame(a) { return (f.x - o.x, f.y - o.y) }
+            a = slots[a].parent
+        }
+        return (0, 0)
+    }
+
+    func lattice(_ c: Int) -> Lattice? {
+        guard let coll = collections[c]?.spec, let f = frame(c) else { return nil }
+        return Lattice(coll, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
+    }
+
+    // MARK: Registries
+
+    mutating func registerScroll(_ slot: Int) {
+        let n = node(slot)
+        if let (prefix, _) = splitVirtualId(n.id) { hashIds[String(prefix), default: 0] += 1 }
+        if let sc = n.scroll, let f = frame(slot) {
+            var o = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
+            clamp(&o, sc, f)
+            scrolls[slot] = o
+            scrollSpecs[slot] = sc
+        }
+        if let c = n.collection { collections[slot] = CollectionInfo(spec: c) }
+    }
+
+    mutating func unregisterScroll(_ slot: Int) {
+        if let (prefix, _) = splitVirtualId(slots[slot].id) {
+            let p = String(prefix)
+            hashIds[p, default: 1] -= 1
+            if hashIds[p] == 0 { hashIds[p] = nil }
+        }
+        scrolls[slot] = nil
+        scrollSpecs[slot] = nil
+        collections[slot] = nil
+    }
+
+    func clamp(_ o: inout ScrollOffsetXY, _ sc: Scroll, _ viewport: Rect) {
+        let maxX = sc.axis == .vertical ? 0 : max(0, sc.contentWidth - viewport.width)
+        let maxY = sc.axis == .horizontal ? 0 : max(0, sc.contentHeight - viewport.height)
+        o.x = min(max(o.x, 0), maxX)
+        o.y = min(max(o.y, 0), maxY)
+    }
+
+    /// Files child `slot` of collection `c` in index order (see the file comment).
+    mutating func insertItem(_ slot: Int, into c: Int) {
+        let count = collections[c]?.spec.count ?? 0
+        if let i = node(slot).index {
+            collections[c]!.built[i] = slot
+            // The client built an index that was virtual: the built node takes over (focus.md §12).
+            if let v = collections[c]!.materialized[i] { dropVirtual(v) }
+        }
+        var kids = slots[c].children
+        kids.append(slot)
+        // Children without an index keep their order after the items.
+        var plainOrder = 0
+        var keyed: [(key: Int, slot: Int)] = []
+        for k in kids {
+            if let i = node(k).index { keyed.append((i, k)) } else { keyed.append((count + plainOrder, k)); plainOrder += 1 }
+        }
+        keyed.sort { $0.key < $1.key }
+        slots[c].children = keyed.map(\.slot)
+        for (key, k) in keyed { slots[k].indexInParent = key }
+    }
+
+    mutating func removeItem(_ slot: Int, from c: Int) {
+        if let i = node(slot).index, collections[c]?.built[i] == slot { collections[c]!.built[i] = nil }
+        if let k = slots[c].children.firstIndex(of: slot) { slots[c].children.remove(at: k) }
+        let count = collections[c]?.spec.count ?? 0
+        var plainOrder = 0
+        for k in slots[c].children where node(k).index == nil { slots[k].indexInParent = count + plainOrder; plainOrder += 1 }
+    }
+
+    /// 1 when collection `slot` has a virtual item that is a candidate, else 0.
+    func virtualCount(_ slot: Int) -> Int {
+        guard let info = collections[slot], !slots[slot].disabled else { return 0 }
+        return info.spec.count > info.built.count ? 1 : 0
+    }
+
+    // MARK: Virtual items
+
+    /// The slot of item `i` of collection `c`: the built node, or a materialized virtual item; nil
+    /// when `i` is out of range or is not a candidate (a hole, a disabled collection).
+    mutating func item(_ c: Int, _ i: Int) -> Int? {
+        guard let info = collections[c], i >= 0, i < info.spec.count else { return nil }
+        if let b = info.built[i] { return isCandidate(b) ? b : nil }
+        if let v = info.materialized[i] { return v }
+        guard !slots[c].disabled, let l = lattice(c) else { return nil }
+        let id = "\(slots[c].id)#\(i)"
+        let f = l.frame(i)
+        var s = Slot(id: id, node: Node(id: id, frame: f, focusable: true), parent: c, depth: slots[c].depth + 1,
+                     disabled: false, candidate: true, hadChildren: false)
+        s.indexInParent = i
+        let slot: Int
+        if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
+        idToSlot[id] = slot
+        virtualSlots[slot] = VirtualItem(collection: c, index: i)
+        collections[c]!.materialized[i] = slot
+        return slot
+    }
+
+    /// The collection and index of an item slot (built with `index`, or virtual).
+    func itemOf(_ slot: Int) -> VirtualItem? {
+        if let v = virtualSlots[slot] { return v }
+        let p = slots[slot].parent
+        guard p >= 0, collections[p] != nil, let i = node(slot).index else { return nil }
+        return VirtualItem(collection: p, index: i)
+    }
+
+    /// A virtual id (`COLLECTION#INDEX`) → its collection and index, when the collection exists.
+    func parseVirtual(_ id: String) -> (collection: Int, index: Int?)? {
+        guard let (prefix, i) = splitVirtualId(id), let c = idToSlot[String(prefix)], collections[c] != nil else { return nil }
+        return (c, i)
+    }
+
+    mutating func dropVirtual(_ slot: Int) {
+        guard let v = virtualSlots.removeValue(forKey: slot) else { return }
+        collections[v.collection]?.materialized[v.index] = nil
+        idToSlot[slots[slot].id] = nil
+        slots[slot].alive = false
+        slots[slot].candidate = false
+        free.append(slot)
+    }
+
+    /// Drops the materialized items of collection `slot` (it is being removed).
+    mutating func dropVirtuals(of slot: Int) {
+        guard let info = collections[slot] else { return }
+        for (_, v) in info.materialized { dropVirtual(v) }
+    }
+
+    /// Drops every materialized virtual item but `keep`.
+    mutating func collectVirtuals(keep: Int?, _ keep2: Int?) {
+        if virtualSlots.isEmpty { return }
+        for s in Array(virtualSlots.keys) where s != keep && s != keep2 { dropVirtual(s) }
+    }
+
+    /// The first (forward) or last candidate index of collection `c` after/before `from` (nil: from
+    /// the start/end); holes are skipped.
+    func nextCandidateIndex(_ c: Int, after from: Int?, forward: Bool) -> Int? {
+        guard let info = collections[c], info.spec.count > 0 else { return nil }
+        let virtualOK = !slots[c].disabled
+        let count = info.spec.count
+        var i = from.map { forward ? $0 + 1 : $0 - 1 } ?? (forward ? 0 : count - 1)
+        while i >= 0 && i < count {
+            if let b = info.built[i] {
+                if isCandidate(b) { return i }
+            } else if virtualOK {
+                return i
+            }
+            i += forward ? 1 : -1
+        }
+        return nil
+    }
+
+    // MARK: Scrolling
+
+    /// Sets container `c`'s offset (clamped); moves its content. Returns whether it changed.
+    @discardableResult
+    mutating func setOffset(_ c: Int, x: Double, y: Double) -> Bool {
+        guard let old = scrolls[c], let sc = scrollSpecs[c], let vf = frame(c) else { return false }
+        var o = ScrollOffsetXY(x: x, y: y)
+        clamp(&o, sc, vf)
+        if o == old { return false }
+        scrolls[c] = o
+        let dx = old.x - o.x, dy = old.y - o.y
+        var stack = slots[c].children
+        var collectionsMoved: [Int] = []
+        while let s = stack.popLast() {
+            slots[s].shift(dx, dy)
+            if var agg = aggregates(s) {
+                agg.union?.x += dx; agg.union?.y += dy
+                agg.reach?.x += dx; agg.reach?.y += dy
+                setAggregate(s, agg)
+            }
+            refreshTarget(s)
+            if collections[s] != nil { collectionsMoved.append(s) }
+            stack.append(contentsOf: slots[s].children)
+        }
+        for col in collectionsMoved {
+            for (_, v) in collections[col]!.materialized { slots[v].shift(dx, dy) }
+        }
+        var a = c
+        while a >= 0 {
+            recomputeAggregate(a)
+            if isSection(a) { refreshTarget(a) }
+            a = slots[a].parent
+        }
+        return true
+    }
+
+    /// The stored aggregates of a slot with children (nil for a leaf).
+    func aggregates(_ s: Int) -> Aggregate? { slots[s].children.isEmpty ? nil : aggregate(s) }
+
+    mutating func recomputeAggregate(_ slot: Int) {
+        guard !slots[slot].children.isEmpty else { return }
+        var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
+        for c in slots[slot].children {
+            if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
+        }
+        var reach = union
+        if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
+        for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
+        setAggregate(slot, Aggregate(union: union, reach: reach))
+    }
+
+    /// Scrolls every container holding `f`, innermost first, to show it (focus.md §12); returns
+    /// the containers whose offset changed, with their new offsets.
+    mutating func scrollToShow(_ f: Int) -> [(Int, ScrollOffsetXY)] {
+        if scrolls.isEmpty { return [] }
+        var changed: [(Int, ScrollOffsetXY)] = []
+        var a = slots[f].parent
+        while a >= 0 {
+            if let old = scrolls[a], let sc = scrollSpecs[a], let vp = frame(a), let fr = frame(f) {
+                let m = sc.margin ?? 0
+                let policy = sc.policy ?? .visible
+                var x = old.x, y = old.y
+                if sc.axis != .vertical {
+                    x = Self.offsetToShow(lo: fr.minX - m, hi: fr.maxX + m, vlo: vp.minX, vhi: vp.maxX, offset: old.x,
+                                          policy: policy, leadingIsHigh: layoutDirection == .rightToLeft)
+                }
+                if sc.axis != .horizontal {
+                    y = Self.offsetToShow(lo: fr.minY - m, hi: fr.maxY + m, vlo: vp.minY, vhi: vp.maxY, offset: old.y,
+                                          policy: policy, leadingIsHigh: false)
+                }
+                if setOffset(a, x: x, y: y) { changed.append((a, scrolls[a]!)) }
+            }
+            a = slots[a].parent
+        }
+        return changed
+    }
+
+    /// The offset on one axis that shows [lo, hi] in [vlo, vhi] under `policy` (before clamping).
+    static func offsetToShow(lo: Double, hi: Double, vlo: Double, vhi: Double, offset: Double,
+                             policy: ScrollPolicy, leadingIsHigh: Bool) -> Double {
+        // Content moves by -(new offset - offset): the frame's new lo is lo - (new - offset).
+        let leading = leadingIsHigh ? offset + (hi - vhi) : offset + (lo - vlo)
+        switch policy {
+        case .leading: return leading
+        case .center: return offset + ((lo + hi) / 2 - (vlo + vhi) / 2)
+        case .visible:
+            if hi - lo > vhi - vlo { return leading }
+            if lo < vlo { return offset + (lo - vlo) }
+            if hi > vhi { return offset + (hi - vhi) }
+            return offset
+        }
+    }
+
+    /// The clipping in force for a search made while `focused` holds focus.
+    func scrollClip(focused: Int?) -> ScrollClip? {
+        if scrolls.isEmpty { return nil }
+        var open = 0
+        if let f = focused {
+            var a = slots[f].parent
+            while a >= 0 { if scrolls[a] != nil { open += 1 }; a = slots[a].parent }
+        }
+        if open == scrolls.count { return nil }
+        var closed: [Int: Rect] = [:]
+        for (c, _) in scrolls { if let f = frame(c) { closed[c] = f } }
+        if let f = focused {
+            var a = f
+            while a >= 0 { closed[a] = nil; a = slots[a].parent }
+        }
+        return ScrollClip(closed: closed)
+    }
+
+    // MARK: Directional search over virtual items
+
+    /// The best in-beam and out-of-beam virtual items of collection `c` for a move from `source`
+    /// (ties: the lower index), skipping built indices and `exclude`.
+    func latticeBest(_ c: Int, source: Rect, direction: Direction, wantBeam: Bool, wantOut: Bool,
+                     exclude: Int?, clip: ScrollClip?) -> (beam: (Int, Measure)?, out: (Int, Measure)?) {
+        guard virtualCount(c) > 0, let l = lattice(c), l.count > 0, let info = collections[c] else { return (nil, nil) }
+        let s = CanonRect(source, direction)
+        var beam: (Int, Measure)?, out: (Int, Measure)?
+        var clipRect: Rect?
+        if let clip {
+            // The collection's items are clipped like a child of it.
+            var r = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
+            var a = c
+            var any = false
+            while a >= 0 {
+                if let v = clip.closed[a] {
+                    if any { guard let i = r.intersection(v) else { return (nil, nil) }; r = i } else { r = v; any = true }
+                }
+                a = slots[a].parent
+            }
+            if any { clipRect = r }
+        }
+        func consider(_ i: Int, _ f: Rect) {
+            if info.built[i] != nil || i == exclude { return }
+            var fr = f
+            if let cr = clipRect { guard let x = fr.intersection(cr) else { return }; fr = x }
+            let m = Measure(s: s, d: CanonRect(fr, direction))
+            guard m.inDirection else { return }
+            if m.inBeam {
+                guard wantBeam else { return }
+                if let b = beam, !(m.score < b.1.score || (m.score == b.1.score && i < b.0)) { return }
+                beam = (i, m)
+            } else {
+                guard wantOut else { return }
+                if let b = out, !(m.score < b.1.score || (m.score == b.1.score && i < b.0)) { return }
+                out = (i, m)
+            }
+        }
+        func range(_ lo: Double, _ hi: Double, _ origin: Double, _ pitch: Double, _ n: Int) -> ClosedRange<Int>? {
+            let a = max(0, floorInt((lo - origin) / pitch))
+            let b = min(n - 1, floorInt((hi - origin) / pitch))
+            return a <= b ? a...b : nil
+        }
+        if let cr = clipRect {
+            // Only what the viewports show competes: a handful of slots.
+            guard let xs = range(cr.minX, cr.maxX, l.ox, l.px, l.cols), let ys = range(cr.minY, cr.maxY, l.oy, l.py, l.rows),
+                  xs.count * ys.count <= 1 << 16 else { return (nil, nil) }
+            for r in ys { for pc in xs { if let i = l.index(pc: pc, r: r) { consider(i, l.frame(pc: pc, r: r)) } } }
+            return (beam, out)
+        }
+        // Lines across the move, nearest first; in each, slots outward from the source's centre.
+        let horizontal = direction.isHorizontal
+        let positive = direction == .right || direction == .down
+        let nLines = horizontal ? l.cols : l.rows, nCross = horizontal ? l.rows : l.cols
+        let mOrigin = horizontal ? l.ox : l.oy, mPitch = horizontal ? l.px : l.py, mSize = horizontal ? l.iw : l.ih
+        let cOrigin = horizontal ? l.oy : l.ox, cPitch = horizontal ? l.py : l.px, cSize = horizontal ? l.ih : l.iw
+        let sLo = horizontal ? source.minX : source.minY, sHi = horizontal ? source.maxX : source.maxY
+        let cLo = horizontal ? source.minY : source.minX, cHi = horizontal ? source.maxY : source.maxX
+        let sc = (cLo + cHi) / 2
+        // Nothing of the lattice in the beam: no in-beam item anywhere.
+        let beamPossible = wantBeam && !(cHi <= cOrigin || cLo >= cOrigin + Double(nCross) * cPitch)
+        if !beamPossible && !wantOut { return (nil, nil) }
+        var line = floorInt(((positive ? sLo : sHi) - mOrigin) / mPitch)
+        line = min(max(line, 0), nLines - 1)
+        let k0 = min(max(floorInt((sc - cOrigin) / cPitch), 0), nCross - 1)
+        // An out-of-beam item scoring above the best in-beam one never wins (see `Winner`).
+        func bound() -> Double {
+            let b = beamPossible ? (beam?.1.score ?? .infinity) : 0
+            let o = wantOut ? min(out?.1.score ?? .infinity, beam?.1.score ?? .infinity) : 0
+            return max(b, o)
+        }
+        var guardLines = 0
+        while line >= 0 && line < nLines {
+            let near = mOrigin + Double(line) * mPitch
+            let major = positive ? max(0, near - sHi) : max(0, sLo - (near + mSize))
+            if 13 * major * major > bound() { break }
+            for step in [-1, 1] {
+                var k = step < 0 ? k0 : k0 + 1
+                while k >= 0 && k < nCross {
+                    let clo = cOrigin + Double(k) * cPitch
+                    let minor = abs(clo + cSize / 2 - sc)
+                    if 13 * major * major + minor * minor > bound() { break }
+                    let inBeamBand = clo + cSize > cLo && clo < cHi
+                    if !inBeamBand && !wantOut { break }
+                    let (pc, r) = horizontal ? (line, k) : (k, line)
+                    if let i = l.index(pc: pc, r: r) { consider(i, l.frame(pc: pc, r: r)) }
+                    k += step
+                }
+            }
+            line += positive ? 1 : -1
+            guardLines += 1
+            if guardLines > info.built.count + 4 && beam == nil && out == nil { break }
+        }
+        return (beam, out)
+    }
+}
