@@ -68,6 +68,13 @@ public struct MoveExplanation: Codable, Hashable, Sendable {
 }
 
 extension SceneSession {
+    /// Section id → its last focused descendant (remembersLastFocus), as moves use it; a service
+    /// keeps the value from before a move to explain that move later.
+    public var sectionMemory: [String: String] { remembered }
+
+    /// Whether the scene has a node `id` (any node, candidate or not).
+    public func contains(node id: String) -> Bool { store.idToSlot[id] != nil }
+
     /// Explains a directional move in `direction` from the current focus without moving it (a
     /// sequential direction throws `.invalidParameter("direction")`). `limit` caps the candidates
     /// listed per container (the best are kept; the winner always is).
@@ -75,8 +82,11 @@ extension SceneSession {
         try explainMove(direction, from: focusedId, limit: limit)
     }
 
-    /// Explains a move in `direction` as if `from` held focus (the node a past move started from).
-    public func explainMove(_ direction: Direction, from: String?, limit: Int = 50) throws(FocusError) -> MoveExplanation {
+    /// Explains a move in `direction` as if `from` held focus and the sections remembered `memory`
+    /// (a past move: where it started and `sectionMemory` before it; nil: the memory as it is now).
+    public func explainMove(
+        _ direction: Direction, from: String?, memory: [String: String]? = nil, limit: Int = 50
+    ) throws(FocusError) -> MoveExplanation {
         guard direction.isDirectional else { throw .invalidParameter(parameter: "direction") }
         var store = self.store  // searches keep scratch state; the session itself is not touched
         var out = MoveExplanation(direction: direction, from: nil, source: nil, policy: store.policy,
@@ -105,7 +115,7 @@ extension SceneSession {
         }
         out.source = source
         let input = MoveInput(focused: f, source: source, direction: direction, strategy: searchStrategy,
-                              remembered: remembered)
+                              remembered: memory ?? remembered)
         let modal = f.flatMap { store.innermostModal($0) }
         if let f, store.slots[f].hasNext, let target = store.node(f).next?[direction.rawValue] {
             out.override = target

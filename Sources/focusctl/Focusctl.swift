@@ -18,7 +18,7 @@ struct Focusctl: ParsableCommand {
             StateCommand.self, ScenesCommand.self, DevicesCommand.self,
             MoveCommand.self, FocusCommand.self, BindingCommand.self, ResetCommand.self, SendCommand.self,
             SetSceneCommand.self, LintCommand.self,
-            MonitorCommand.self, WatchCommand.self,
+            MonitorCommand.self, WatchCommand.self, WhyCommand.self, GotoCommand.self,
         ]
     )
 
