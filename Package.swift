@@ -49,7 +49,7 @@ let package = Package(
         ),
         // What focusd and focusctl share: scene files (decoded as the socket decodes scenes) and
         // the wire form of io.focusd.Input devices.
-        .target(name: "FocusWire", dependencies: ["FocusEngine", "Varlink"]),
+        .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink"]),
         .target(
             name: "FocusService",
             dependencies: [
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [
-                "FocusService", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
+                "FocusService", "FocusWire", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             exclude: ["watch-capture.txt", "peer"]

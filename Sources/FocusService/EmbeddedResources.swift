@@ -389,7 +389,9 @@ type RawEvent (type: int, code: int, value: int, timeUsec: int)
 # Stream (with `more`): the kernel events of the chosen devices as focusd reads them. The first
 # reply lists the devices recorded; later ones carry one frame of one device (`device`, `events`,
 # up to and excluding its SYN_REPORT), a device added (without `devices`: any device focusd
-# reads) or one removed. Devices read through libinput (touch surfaces) are listed, not recorded.
+# reads) or one removed. Devices read through libinput (touch surfaces) are not recorded: focusd
+# gets gestures from libinput, not their frames. `devices` naming one of them, or one focusd does
+# not read: InvalidParameter; an id focusd does not list: NoSuchDevice.
 method Record(devices: ?[]string) -> (devices: ?[]RecordedDevice, added: ?RecordedDevice, removed: ?string, device: ?string, events: ?[]RawEvent)
 
 error NoSuchScene (scene: string)
