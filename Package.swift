@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "focusctl",
             dependencies: [
-                "Varlink", "FocusEngine", "FocusWire",
+                "Varlink", "FocusEngine", "FocusWire", "CLibevdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -20,7 +20,10 @@
 //
 // Each event line is the kernel timestamp (seconds.microseconds, CLOCK_REALTIME), the device, the
 // type, the code and the value; names are the kernel's, and any type or code may be written as a
-// number instead (`EV_MSC 4`, `0x04 0x04`). A `SYN_REPORT` line ends a frame, as in the kernel.
+// number instead (`EV_MSC 4`, `0x04 0x04`). A `SYN_REPORT` line ends a frame, as in the kernel. A
+// device plugged in during a recording is described where it appeared, before its first event
+// (a `device` block may come after `events`); `#` starts a comment (`focusctl record` notes
+// unplugs as `# SECONDS.MICROSECONDS removed ID`).
 import InputMapping
 
 /// One axis of a recorded device (`io.focusd.Inspect` `Axis`).
@@ -330,25 +333,26 @@ public struct Recording: Hashable, Sendable {
             let w = try Self.words(line, n)
             guard let first = w.first else { continue }
             let indented = line.first == " " || line.first == "\t"
-            if !inEvents && indented {
-                guard current != nil else { throw ParseError(line: n, reason: "a device field before any `device ID` line") }
+            if indented {
+                guard current != nil else { throw ParseError(line: n, reason: "a device field outside a `device ID` block") }
                 try Self.field(w, into: &current!, line: n)
                 continue
             }
-            if !inEvents {
-                switch first.text {
-                case "device":
-                    finish()
-                    guard w.count == 2, !w[1].quoted else { throw ParseError(line: n, reason: "expected `device ID`") }
-                    guard !known.contains(w[1].text) else { throw ParseError(line: n, reason: "device \(w[1].text) is described twice") }
-                    current = RecordedDevice(id: w[1].text, name: "")
-                case "events":
-                    finish()
-                    inEvents = true
-                default:
-                    throw ParseError(line: n, reason: "expected `device ID` or `events`, found `\(first.text)`")
-                }
+            if first.text == "device" {
+                finish()
+                guard w.count == 2, !w[1].quoted else { throw ParseError(line: n, reason: "expected `device ID`") }
+                guard !known.contains(w[1].text) else { throw ParseError(line: n, reason: "device \(w[1].text) is described twice") }
+                current = RecordedDevice(id: w[1].text, name: "")
                 continue
+            }
+            finish()
+            if first.text == "events" {
+                guard w.count == 1, !inEvents else { throw ParseError(line: n, reason: "`events` comes once, alone on its line") }
+                inEvents = true
+                continue
+            }
+            guard inEvents else {
+                throw ParseError(line: n, reason: "expected `device ID` or `events`, found `\(first.text)`")
             }
             guard w.count == 5 else {
                 throw ParseError(line: n, reason: "an event line is `SECONDS.MICROSECONDS DEVICE TYPE CODE VALUE`")

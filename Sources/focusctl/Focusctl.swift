@@ -19,6 +19,7 @@ struct Focusctl: ParsableCommand {
             MoveCommand.self, FocusCommand.self, BindingCommand.self, ResetCommand.self, SendCommand.self,
             SetSceneCommand.self, LintCommand.self,
             MonitorCommand.self, WatchCommand.self, WhyCommand.self, GotoCommand.self,
+            RecordCommand.self, ReplayCommand.self,
         ]
     )
 

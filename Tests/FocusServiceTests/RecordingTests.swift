@@ -131,3 +131,36 @@ struct RecordingTests {
         #expect(failed.errors.contains("the value `x` is not a 32-bit integer"), "\(failed)")
     }
 }
+
+/// `focusctl record` and `replay` where the host allows them (no /dev/uinput, no devices here:
+/// the real-kernel scenario 81 records and replays real ones).
+@Suite("focusctl record and replay")
+struct RecordCommandTests {
+    @Test("record writes a recording that reads back; an unknown --device is the daemon's NoSuchDevice")
+    func recordWithoutDevices() throws {
+        let daemon = try FocusctlTests.Daemon()
+        defer { daemon.stop() }
+        let file = daemon.directory + "/r.rec"
+        let result = daemon.focusctl("record", file, "--duration", "0.2")
+        #expect(result.status == 0 && result.lines == ["recorded 0 frames of 0 devices to \(file)"], "\(result)")
+        let recording = try Recording(parsing: String(contentsOfFile: file, encoding: .utf8))
+        #expect(recording.devices.isEmpty && recording.events.isEmpty)
+        let unknown = daemon.focusctl("record", file, "--device", "input99-event99", "--duration", "0.2")
+        #expect(unknown.status == 2 && unknown.errors.contains("io.focusd.Inspect.NoSuchDevice"), "\(unknown)")
+    }
+
+    @Test("replay refuses a device named like focusd's own virtual devices, and says why it cannot create one")
+    func replayRefusals() throws {
+        let directory = try FocusctlTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var own = RecordingTests.session
+        own.devices[0].name = "focusd virtual keyboard"
+        try own.text.write(toFile: directory + "/own.rec", atomically: true, encoding: .utf8)
+        let refused = FocusctlTests.run(FocusctlTests.binary("focusctl"), ["replay", directory + "/own.rec", "--no-wait"])
+        #expect(refused.status == 1 && refused.errors.contains("focusd takes names starting with \"focusd\""), "\(refused)")
+        guard access("/dev/uinput", W_OK) != 0 else { return }  // can create devices here: scenario 81's job
+        try RecordingTests.session.text.write(toFile: directory + "/s.rec", atomically: true, encoding: .utf8)
+        let failed = FocusctlTests.run(FocusctlTests.binary("focusctl"), ["replay", directory + "/s.rec", "--no-wait"])
+        #expect(failed.status == 1 && failed.errors.contains("cannot create a uinput device for kbd"), "\(failed)")
+    }
+}

@@ -1,0 +1,86 @@
+# summary: a keyboard, a gamepad and a knob session recorded with `focusctl record`, replayed through uinput with `focusctl replay` on a fresh focusd and played offline with `focusd simulate --input`, gives the live session's focus sequence
+# udev: any
+# needs: focusd
+# timeout: 240
+import os
+import signal
+import subprocess
+import time
+
+from realkernel import BIN, Device, Focusd, Monitor, check, is_move, scenario, wait_until
+
+FOCUSCTL = os.path.join(BIN, "focusctl")
+RECORDING = "/tmp/session.rec"
+SCENE = os.path.join(os.environ.get("RK_REPO", ""), "Sources/FocusService/Resources/demo-scene.json")
+
+# (device, script lines): one gesture each, 400 ms apart (far from any repeat or edit timer).
+GESTURES = [
+    ("keyboard", ["press KEY_DOWN 40"]),
+    ("keyboard", ["press KEY_RIGHT 40"]),
+    ("xbox360", ["abs ABS_HAT0Y 1", "syn", "sleep 40", "abs ABS_HAT0Y 0", "syn"]),
+    ("xbox360", ["abs ABS_HAT0X 1", "syn", "sleep 40", "abs ABS_HAT0X 0", "syn"]),
+    ("powermate", ["rel REL_DIAL 4", "syn"]),
+    ("powermate", ["rel REL_DIAL -4", "syn"]),
+    ("keyboard", ["press KEY_UP 40"]),
+    ("xbox360", ["press BTN_SOUTH 40"]),
+]
+
+
+def focus_sequence(monitor, count, what):
+    out = []
+    for _ in range(count):
+        _, r = monitor.expect(is_move(), 30, f"{what}: focus move {len(out) + 1} of {count}")
+        out.append(r["event"]["to"])
+    return out
+
+
+def body():
+    check(os.access(FOCUSCTL, os.X_OK), f"no focusctl at {FOCUSCTL}")
+    env = dict(os.environ)
+    focusd = Focusd()
+    env["FOCUSD_SOCKET"] = focusd.socket
+    devices = {model: Device(model) for model in ("keyboard", "xbox360", "powermate")}
+    ids = {model: focusd.device_for(dev.node)["id"] for model, dev in devices.items()}
+    argv = [FOCUSCTL, "record", RECORDING] + [a for m in ids.values() for a in ("--device", m)]
+    recorder = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_until(lambda: os.path.exists(RECORDING) and "\nevents\n" in open(RECORDING).read(), 30, "focusctl record to start")
+    monitor = Monitor(focusd, scene="demo")
+    for model, lines in GESTURES:
+        devices[model].send(*lines, "sleep 400")
+    for dev in devices.values():
+        dev.sync(60)
+    live = focus_sequence(monitor, 7, "live")
+    time.sleep(0.5)
+    recorder.send_signal(signal.SIGINT)
+    recorder.wait(10)
+    text = open(RECORDING).read()
+    for model, dev in devices.items():
+        check(f'name "test-focusd {model}"' in text, f"{model}'s description missing from the recording")
+    check("absolute ABS_HAT0X min -1 max 1" in text and "relative REL_DIAL" in text, "axes missing from the recording")
+    check(" EV_KEY KEY_DOWN 1" in text and " EV_REL REL_DIAL 4" in text and " EV_ABS ABS_HAT0Y 1" in text,
+          "events missing from the recording")
+    for dev in devices.values():
+        dev.close()
+    focusd.stop()
+
+    # The same session replayed through uinput, on a fresh focusd (fresh section memory).
+    focusd = Focusd()
+    env["FOCUSD_SOCKET"] = focusd.socket
+    monitor = Monitor(focusd, scene="demo")
+    out = subprocess.run([FOCUSCTL, "replay", RECORDING], env=env, capture_output=True, text=True, timeout=120)
+    check(out.returncode == 0, f"focusctl replay exited {out.returncode}: {out.stderr.strip()}")
+    replayed = focus_sequence(monitor, 7, "replay")
+    check(replayed == live, f"replay moved focus {replayed}, live {live}")
+    names = [d["name"] for d in focusd.devices()]
+    focusd.stop()
+
+    # Offline: the device mapper and the engine on the recording's clock.
+    out = subprocess.run([os.environ["RK_FOCUSD"], "simulate", SCENE, "--input", RECORDING],
+                         capture_output=True, text=True, timeout=60)
+    check(out.returncode == 0, f"focusd simulate exited {out.returncode}: {out.stderr.strip()}")
+    simulated = [line.split(" -> ")[1].split()[0] for line in out.stdout.splitlines()[1:] if "[focus" in line]
+    check(simulated == live, f"simulate gives {simulated}, live {live}\n{out.stdout}")
+    return f"live = replay = simulate: {' '.join(live)}"
+
+
+scenario(body)
