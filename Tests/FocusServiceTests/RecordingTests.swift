@@ -62,6 +62,20 @@ struct RecordingTests {
         #expect(back == recording)
     }
 
+    @Test("the README's example recording reads, and writes back as the same text")
+    func readmeExample() throws {
+        let readme = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md").path, encoding: .utf8)
+        let section = try #require(readme.range(of: "**Recording format**"))
+        let rest = readme[section.upperBound...]
+        let open = try #require(rest.range(of: "```\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        let example = String(rest[open.upperBound..<close.lowerBound])
+        let recording = try Recording(parsing: example)
+        #expect(recording.devices.map(\.class) == ["keyboard", "gamepad"] && recording.events.count == 7)
+        #expect(recording.text == example)
+    }
+
     @Test("a hand-edited recording with a mistake is refused with its line and the reason")
     func parseErrors() {
         let head = "# focusd recording 1\ndevice k\n  name \"k\"\n  keys KEY_A\nevents\n"
