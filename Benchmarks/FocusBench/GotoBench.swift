@@ -51,7 +51,7 @@ func gotoBench() throws {
                 var i = run
                 for _ in 0..<tried {
                     _ = s.send(moves[i % moves.count])
-                    i = i &* 1_103_515_245 &+ 12_345 & 0x7fff_ffff
+                    i = (i &* 1_103_515_245 &+ 12_345) & 0x7fff_ffff
                 }
             }
             floorSamples.append(seconds(elapsed))
