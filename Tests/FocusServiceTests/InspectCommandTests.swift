@@ -59,3 +59,20 @@ struct InspectCommandTests {
         #expect(missing.status == 2 && missing.errors.contains("io.focusd.Inspect.NoSuchNode"), "\(missing)")
     }
 }
+
+extension ServiceSocketTests.Access {
+    @Test("a read-only uid may ExplainMove and PlanPath but not Record, which carries every key typed")
+    func inspectAccess() throws {
+        let daemon = try FocusdProcess(config: "[access]\nreadOnlyUids = [65534]\n", demo: true)
+        defer { daemon.stop() }
+        let replies = try Self.callsAsNobody(daemon, [
+            Self.call("io.focusd.Inspect.ExplainMove", ["direction": "right"]),
+            Self.call("io.focusd.Inspect.PlanPath", ["target": "tile14"]),
+            Self.call("io.focusd.Inspect.Record", more: true),
+        ])
+        try #require(replies.count == 3, "\(replies)")
+        #expect(replies[0]["parameters"]?["explanation"]?["result"] == "heroTrending", "\(replies[0])")
+        #expect(replies[1]["parameters"]?["plan"]?["reachable"] == true, "\(replies[1])")
+        #expect(replies[2] == Self.denied("io.focusd.Inspect.Record"))
+    }
+}

@@ -64,16 +64,22 @@ def body():
         dev.close()
     focusd.stop()
 
-    # The same session replayed through uinput, on a fresh focusd (fresh section memory).
-    focusd = Focusd()
-    env["FOCUSD_SOCKET"] = focusd.socket
-    monitor = Monitor(focusd, scene="demo")
-    out = subprocess.run([FOCUSCTL, "replay", RECORDING], env=env, capture_output=True, text=True, timeout=120)
-    check(out.returncode == 0, f"focusctl replay exited {out.returncode}: {out.stderr.strip()}")
-    replayed = focus_sequence(monitor, 7, "replay")
-    check(replayed == live, f"replay moved focus {replayed}, live {live}")
-    names = [d["name"] for d in focusd.devices()]
-    focusd.stop()
+    # The same session replayed through uinput, on a fresh focusd (fresh section memory), at the
+    # recorded pace and twice as fast.
+    pace = []
+    for speed in ("1", "2"):
+        focusd = Focusd()
+        env["FOCUSD_SOCKET"] = focusd.socket
+        monitor = Monitor(focusd, scene="demo")
+        started = time.monotonic()
+        out = subprocess.run([FOCUSCTL, "replay", RECORDING, "--speed", speed], env=env, capture_output=True,
+                             text=True, timeout=120)
+        check(out.returncode == 0, f"focusctl replay --speed {speed} exited {out.returncode}: {out.stderr.strip()}")
+        pace.append(time.monotonic() - started)
+        replayed = focus_sequence(monitor, 7, f"replay at speed {speed}")
+        check(replayed == live, f"replay at speed {speed} moved focus {replayed}, live {live}")
+        focusd.stop()
+    check(pace[1] < pace[0], f"--speed 2 took {pace[1]:.2f} s, the recorded pace {pace[0]:.2f} s")
 
     # Offline: the device mapper and the engine on the recording's clock.
     out = subprocess.run([os.environ["RK_FOCUSD"], "simulate", SCENE, "--input", RECORDING],
@@ -81,7 +87,7 @@ def body():
     check(out.returncode == 0, f"focusd simulate exited {out.returncode}: {out.stderr.strip()}")
     simulated = [line.split(" -> ")[1].split()[0] for line in out.stdout.splitlines()[1:] if "[focus" in line]
     check(simulated == live, f"simulate gives {simulated}, live {live}\n{out.stdout}")
-    return f"live = replay = simulate: {' '.join(live)}"
+    return f"live = replay (speed 1: {pace[0]:.1f} s, speed 2: {pace[1]:.1f} s) = simulate: {' '.join(live)}"
 
 
 scenario(body)
