@@ -391,13 +391,14 @@ type RawEvent (type: int, code: int, value: int, timeUsec: int)
 # up to and excluding its SYN_REPORT), a device added (without `devices`: any device focusd
 # reads) or one removed. Devices read through libinput (touch surfaces) are not recorded: focusd
 # gets gestures from libinput, not their frames. `devices` naming one of them, or one focusd does
-# not read: InvalidParameter; an id focusd does not list: NoSuchDevice.
+# not read: DeviceNotRecordable; an id focusd does not list: NoSuchDevice.
 method Record(devices: ?[]string) -> (devices: ?[]RecordedDevice, added: ?RecordedDevice, removed: ?string, device: ?string, events: ?[]RawEvent)
 
 error NoSuchScene (scene: string)
 error NoSuchNode (id: string)
 error NotFocusable (id: string)
 error NoSuchDevice (id: string)
+error DeviceNotRecordable (id: string, reason: string)
 # ExplainMove without `direction` when the scene has had no directional move.
 error NoDirectionalMove (scene: string)
 

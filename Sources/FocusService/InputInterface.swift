@@ -80,8 +80,14 @@ final class InputInterface {
             guard let info = listed[id] else {
                 throw VarlinkError("io.focusd.Inspect.NoSuchDevice", parameters: ["id": .string(id)])
             }
-            if info.problem != nil || info.backend == .libinput {
-                throw VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "devices"])
+            if let problem = info.problem {
+                throw VarlinkError("io.focusd.Inspect.DeviceNotRecordable",
+                                   parameters: ["id": .string(id), "reason": .string("focusd does not read it: \(problem)")])
+            }
+            if info.backend == .libinput {
+                throw VarlinkError("io.focusd.Inspect.DeviceNotRecordable", parameters: [
+                    "id": .string(id), "reason": .string("read through libinput, which gives focusd gestures, not kernel events"),
+                ])
             }
         }
         let chosen = p.devices.map(Set.init)

@@ -42,6 +42,16 @@ def body():
     devices = {model: Device(model) for model in ("keyboard", "xbox360", "powermate")}
     listed = {model: focusd.device_for(dev.node) for model, dev in devices.items()}
     ids = {model: d["id"] for model, d in listed.items()}
+    # A touch surface is never recordable: focusd reads it through libinput (gestures, not
+    # events), or not at all without udev.
+    pad = Device("touchpad")
+    wait_until(lambda: any(d["node"] == pad.node for d in focusd.devices()), 20, "focusd to list the touchpad")
+    pad_id = next(d["id"] for d in focusd.devices() if d["node"] == pad.node)
+    out = subprocess.run([FOCUSCTL, "record", "/tmp/pad.rec", "--device", pad_id, "--duration", "1"], env=env,
+                         capture_output=True, text=True, timeout=30)
+    check(out.returncode == 2 and "io.focusd.Inspect.DeviceNotRecordable" in out.stderr,
+          f"recording the touchpad: exit {out.returncode}: {out.stderr.strip()}")
+    pad.close()
     argv = [FOCUSCTL, "record", RECORDING] + [a for m in ids.values() for a in ("--device", m)]
     recorder = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_until(lambda: os.path.exists(RECORDING) and "\nevents\n" in open(RECORDING).read(), 30, "focusctl record to start")
