@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "focusd",
             dependencies: [
-                "FocusService", "FocusWire", "FocusEngine", "Varlink",
+                "FocusService", "FocusWire", "FocusEngine", "InputMapping", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Release builds link libstdc++ statically (see scripts/static-libstdc++/libstdc++.so).

@@ -27,6 +27,12 @@ public enum RecordingSimulation {
         public var state: FocusState
     }
 
+    /// The device profiles of a configuration file, read as focusd reads it at start (`path` nil:
+    /// the default file, whose absence means the built-in defaults). Throws with the file's name.
+    public static func matcher(configPath path: String?) throws -> ProfileMatcher {
+        ProfileMatcher(configuration: try Daemon.loadConfiguration(path))
+    }
+
     /// A virtual time as the recording writes it (SECONDS.MICROSECONDS).
     public static func timeText(_ usec: Int64) -> String {
         String(Recording.text(of: RecordedEvent(device: "d", type: 0, code: 0, value: 0, timeUsec: usec)).split(separator: " ")[0])

@@ -1,4 +1,5 @@
 import FocusEngine
+import InputMapping
 import FocusService
 import FocusWire
 import Varlink
@@ -16,14 +17,17 @@ enum Simulate {
             device command (select, back, search, menu, ...).
 
             With --input FILE (a recording of `focusctl record`, README "Recording format") the \
-            recorded devices' events are played through focusd's device mapping (default settings \
-            of each device's recorded class, no config profiles) and the engine on a virtual clock \
+            recorded devices' events are played through focusd's device mapping (each device's \
+            recorded class, with the profiles of the configuration focusd would read, or --config) \
+            and the engine on a virtual clock \
             (the recording's timestamps, timers included), and each command a device produced is \
             printed with the focus after it: TIME DEVICE COMMAND PHASE -> FOCUSED [EVENTS].
             """,
         options: [
             .init(name: "json", short: "j", help: "Print each FocusState and the events as JSON lines."),
             .init(name: "input", value: "file", help: "Play a recording of input devices instead of CMD words."),
+            .init(name: "config", value: "file",
+                  help: "With --input: the device profiles of this configuration (default: focusd's own file, if any)."),
         ],
         positionals: [
             .init(name: "scene", help: "The scene file."),
@@ -51,6 +55,9 @@ enum Simulate {
             }
         }
         try show("start", nil, session.state(active: true))
+        if arguments.value("config") != nil && arguments.value("input") == nil {
+            throw CommandFailure("--config applies to --input")
+        }
         if let input = arguments.value("input") {
             guard commands.isEmpty else { throw CommandFailure("give either --input or commands, not both") }
             let recording: Recording
@@ -61,8 +68,12 @@ enum Simulate {
             } catch {
                 throw CommandFailure("\(input): \(error)")
             }
+            let matcher: ProfileMatcher
+            do { matcher = try RecordingSimulation.matcher(configPath: arguments.value("config")) } catch {
+                throw CommandFailure("\(error)")
+            }
             var failure: (any Error)?
-            RecordingSimulation.run(recording, session: &session) { step in
+            RecordingSimulation.run(recording, session: &session, matcher: matcher) { step in
                 guard failure == nil else { return }
                 let c = step.command
                 var label = "\(RecordingSimulation.timeText(step.timeUsec)) \(step.device) \(c.command)"

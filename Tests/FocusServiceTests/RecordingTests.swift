@@ -139,6 +139,15 @@ struct RecordingTests {
         #expect(result.lines.dropFirst().first == "1764000000.000000 kbd down press -> tile01  [focus, bindings, values]", "\(result)")
         #expect(result.lines.contains("1764000003.000000 knob crown=-1 rotate -> brightness  [edit]"), "\(result)")
         #expect(result.lines.last == "1764000004.050000 kbd down release -> signOut", "\(result)")
+        // The knob's profile from a configuration: 2 counts per detent, so 4 counts are 2 detents.
+        let config = directory + "/focusd.toml"
+        try "[[profile]]\nname = \"knob\"\nmatch = { capabilities = [\"REL_DIAL\"] }\n[profile.rotary]\ncountsPerDetent = 2\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let profiled = FocusctlTests.run(FocusctlTests.binary("focusd"), ["simulate", scene, "--input", input, "--config", config])
+        #expect(profiled.status == 0, "\(profiled)")
+        #expect(profiled.lines.contains { $0.hasPrefix("1764000001.800000 knob crown=2 rotate -> ") }, "\(profiled)")
+        let noConfig = FocusctlTests.run(FocusctlTests.binary("focusd"), ["simulate", scene, "--input", input, "--config", directory + "/absent.toml"])
+        #expect(noConfig.status == 1 && noConfig.errors.contains("absent.toml"), "\(noConfig)")
         try (Self.session.text + "1764000005.000000 kbd EV_KEY KEY_DOWN x\n").write(toFile: bad, atomically: true, encoding: .utf8)
         let failed = FocusctlTests.run(FocusctlTests.binary("focusd"), ["simulate", scene, "--input", bad])
         #expect(failed.status == 1 && failed.errors.contains("bad.rec: line "), "\(failed)")
