@@ -1,4 +1,4 @@
-# summary: a keyboard, a gamepad and a knob session recorded with `focusctl record`, replayed through uinput with `focusctl replay` on a fresh focusd and played offline with `focusd simulate --input`, gives the live session's focus sequence
+# summary: a keyboard, a gamepad and a knob session recorded with `focusctl record`, replayed through uinput with `focusctl replay` (speed 1 and 2) on a fresh focusd and played offline with `focusd simulate --input`, gives the live session's focus sequence; a hot-plugged device is recorded where it appears
 # udev: any
 # needs: focusd
 # timeout: 240
@@ -97,6 +97,28 @@ def body():
     check(out.returncode == 0, f"focusd simulate exited {out.returncode}: {out.stderr.strip()}")
     simulated = [line.split(" -> ")[1].split()[0] for line in out.stdout.splitlines()[1:] if "[focus" in line]
     check(simulated == live, f"simulate gives {simulated}, live {live}\n{out.stdout}")
+    # Without --device, a device plugged in while recording is described where it appears, then
+    # its events follow; its unplug is noted.
+    focusd = Focusd()
+    env["FOCUSD_SOCKET"] = focusd.socket
+    hot = "/tmp/hotplug.rec"
+    recorder = subprocess.Popen([FOCUSCTL, "record", hot, "--duration", "8"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_until(lambda: os.path.exists(hot) and "\nevents\n" in open(hot).read(), 30, "focusctl record to start")
+    knob = Device("knob")
+    knob_id = focusd.device_for(knob.node)["id"]
+    knob.send("rel REL_DIAL 1", "syn")
+    knob.sync(30)
+    time.sleep(0.3)
+    knob.close()
+    recorder.wait(30)
+    check(recorder.returncode == 0, f"focusctl record exited {recorder.returncode}: {recorder.stderr.read().strip()}")
+    text = open(hot).read()
+    after = text.split("\nevents\n", 1)[1]
+    check(f"device {knob_id}\n" in after and f" {knob_id} EV_REL REL_DIAL 1\n" in after and f"removed {knob_id}" in after,
+          f"the hot-plugged knob is not recorded as it came and went:\n{after[-1500:]}")
+    check(after.index(f"device {knob_id}") < after.index(f" {knob_id} EV_REL"), "the knob's events come before its description")
+    focusd.stop()
     return f"live = replay (speed 1: {pace[0]:.1f} s, speed 2: {pace[1]:.1f} s) = simulate: {' '.join(live)}"
 
 
