@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "focusctl",
             dependencies: [
-                "Varlink", "FocusEngine", "FocusWire",
+                "Varlink", "FocusEngine", "FocusWire", "CLibevdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [
-                "FocusService", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
+                "FocusService", "FocusWire", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             exclude: ["watch-capture.txt", "peer"]

@@ -9,6 +9,7 @@
 // clock. Prints PASS / FAIL next to each goal; it asserts nothing and exits 0 either way.
 
 import FocusEngine
+import Glibc
 
 // MARK: - The layout
 
@@ -155,6 +156,10 @@ enum BenchError: Error {
 
 // MARK: - Main
 
+if CommandLine.arguments.contains("--goto") {
+    do { try gotoBench() } catch { print("FocusBench --goto failed: \(error)") }
+    exit(0)
+}
 let quick = CommandLine.arguments.contains("--quick")
 let sizes = [1_000, 10_000, 100_000]
 let runs = quick ? 3 : 5

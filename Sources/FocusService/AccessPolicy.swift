@@ -28,6 +28,7 @@ struct AccessPolicy: Sendable {
     static let readOnlyMethods: Set<String> = [
         "io.focusd.Focus.GetState", "io.focusd.Focus.ListScenes", "io.focusd.Focus.Monitor",
         "io.focusd.Input.ListDevices", "io.focusd.Input.Monitor", "io.focusd.Inspect.GetScene",
+        "io.focusd.Inspect.ExplainMove", "io.focusd.Inspect.PlanPath",
     ]
 
     /// - Parameters:

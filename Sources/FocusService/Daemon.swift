@@ -285,7 +285,11 @@ final class DaemonService: Sendable {
             try core.value.input.handle(context)
         }
         try! varlink.register(description: EmbeddedResources.inspectInterface) { context throws(VarlinkError) in
-            try core.value.focus.handleInspect(context)
+            if context.method == "Record" {
+                try core.value.input.record(context)
+            } else {
+                try core.value.focus.handleInspect(context)
+            }
         }
         varlink.acceptConnection = { [unowned varlink] connection in
             let core = core.value

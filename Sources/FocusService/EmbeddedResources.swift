@@ -277,16 +277,130 @@ error InvalidConfig (reason: string, line: ?int)
 
     /// `io.focusd.Inspect.varlink`, verbatim.
     public static let inspectInterface = #####"""
-# Read-only introspection beside io.focusd.Focus, for tools that draw a scene (`focusctl watch`).
-# Not part of the shared contract: io.focusd.Focus has no call that returns a scene's layout, and
-# a live picture of the active scene needs its frames. Access: read-only (like GetState).
+# Read-only introspection beside io.focusd.Focus, for tools that draw a scene (`focusctl watch`),
+# explain a move (`focusctl why`), plan a path (`focusctl goto`) and record devices
+# (`focusctl record`). Not part of the shared contract: io.focusd.Focus has no call that returns a
+# scene's layout, and a live picture of the active scene needs its frames. Access: read-only
+# (like GetState), except Record, which carries raw key events and needs full access.
 interface io.focusd.Inspect
+
+type Rect (x: float, y: float, width: float, height: float)
+
+type Direction (up, down, left, right, next, previous)
 
 # The scene tree as installed (a `Scene` of io.focusd.Focus, after updates) and its FocusState.
 # Without scene: the active scene.
 method GetScene(scene: ?string) -> (scene: object, state: object)
 
+# One target a directional search measured (focus.md §2): a candidate, or a section's frame.
+type Candidate (
+  id: string,
+  section: bool,
+  frame: Rect,
+  inDirection: bool,
+  inBeam: bool,
+  fullyBeyond: bool,
+  major: float,
+  majorFar: float,
+  minor: float,
+  score: float
+)
+
+# One container searched, innermost first (sections holding focus, the modal bound, the root).
+type Container (
+  id: string,
+  # section, modal, root, or scene (nothing focused)
+  kind: string,
+  # The second search of a `wrap` section, from the source moved past its opposite edge.
+  wrapped: bool,
+  source: Rect,
+  # The targets considered, the engine's winner first, then by its order.
+  candidates: []Candidate,
+  # Considered targets left out by `limit`.
+  omitted: int,
+  # Targets not considered: not in direction (tvos: or not in beam).
+  notConsidered: int,
+  winner: ?string,
+  # only candidate, beam beats, score, tree order; or why nothing won here.
+  rule: string
+)
+
+type Explanation (
+  direction: Direction,
+  from: ?string,
+  source: ?Rect,
+  policy: (tvos, android),
+  # The focused node's `next` entry for the direction, when it has one.
+  override: ?string,
+  containers: []Container,
+  # The search's winner before the entering rules.
+  winner: ?string,
+  # Where focus lands; null: blocked.
+  result: ?string,
+  # override (next), search, entering: ..., default focus (nothing focused, tvos), blocked
+  decidedBy: string,
+  reason: ?string
+)
+
+# Why a directional move goes where it does, without moving focus. With `direction`: a move in
+# that direction from the current focus. Without: the scene's last directional move, from the node
+# it started from, on the scene as it is now (`revision` is the revision that move left).
+# Without scene: the active scene. `limit` caps the candidates listed per container (default 50).
+method ExplainMove(scene: ?string, direction: ?Direction, limit: ?int) -> (explanation: Explanation, revision: ?int)
+
+type PathPlan (
+  # up, down, left, right, next, previous, crown=1, crown=-1: `Send` commands, in order.
+  commands: []string,
+  # The focused node after each command.
+  through: []string,
+  reachable: bool,
+  # Unreachable: the reachable node nearest the target; `commands` lead there.
+  nearest: ?string,
+  visited: int
+)
+
+# The shortest command sequence (directional first, then next/previous, then crown) taking focus
+# to `target`, computed on a copy of the scene: focus does not move.
+method PlanPath(scene: ?string, target: string) -> (plan: PathPlan)
+
+# An input device as recorded: everything `focusctl replay` needs to create it again.
+type Axis (code: int, minimum: int, maximum: int, fuzz: int, flat: int, resolution: int)
+
+type RecordedDevice (
+  id: string,
+  name: string,
+  bus: int,
+  vendor: int,
+  product: int,
+  version: int,
+  phys: ?string,
+  uniq: ?string,
+  class: string,
+  keys: []int,
+  relativeAxes: []int,
+  absoluteAxes: []Axis,
+  properties: []int,
+  kernelRepeat: bool
+)
+
+# One kernel input event; timeUsec is its kernel timestamp (microseconds since the epoch).
+type RawEvent (type: int, code: int, value: int, timeUsec: int)
+
+# Stream (with `more`): the kernel events of the chosen devices as focusd reads them. The first
+# reply lists the devices recorded; later ones carry one frame of one device (`device`, `events`,
+# up to and excluding its SYN_REPORT), a device added (without `devices`: any device focusd
+# reads) or one removed. Devices read through libinput (touch surfaces) are not recorded: focusd
+# gets gestures from libinput, not their frames. `devices` naming one of them, or one focusd does
+# not read: DeviceNotRecordable; an id focusd does not list: NoSuchDevice.
+method Record(devices: ?[]string) -> (devices: ?[]RecordedDevice, added: ?RecordedDevice, removed: ?string, device: ?string, events: ?[]RawEvent)
+
 error NoSuchScene (scene: string)
+error NoSuchNode (id: string)
+error NotFocusable (id: string)
+error NoSuchDevice (id: string)
+error DeviceNotRecordable (id: string, reason: string)
+# ExplainMove without `direction` when the scene has had no directional move.
+error NoDirectionalMove (scene: string)
 
 """#####
 

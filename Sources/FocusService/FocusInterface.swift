@@ -184,20 +184,71 @@ final class FocusInterface {
     }
 
     func handleInspect(_ context: VarlinkCallContext) throws(VarlinkError) {
-        guard context.method == "GetScene" else { throw .methodNotImplemented(context.call.method) }
-        let p = try context.decodeParameters(OptionalSceneParameters.self)
         do {
-            let (scene, state) = try hub.scene(named: p.scene)
-            struct SceneReply: Encodable {
-                var scene: Scene
-                var state: FocusState
+            switch context.method {
+            case "GetScene":
+                let p = try context.decodeParameters(OptionalSceneParameters.self)
+                let (scene, state) = try hub.scene(named: p.scene)
+                struct SceneReply: Encodable {
+                    var scene: Scene
+                    var state: FocusState
+                }
+                try reply(context, SceneReply(scene: scene, state: state))
+            case "ExplainMove":
+                struct Parameters: Decodable {
+                    var scene: String?
+                    var direction: Direction?
+                    var limit: Int?
+                }
+                struct Reply: Encodable {
+                    var explanation: MoveExplanation
+                    var revision: Int?
+                }
+                let p = try context.decodeParameters(Parameters.self)
+                if let limit = p.limit, limit < 1 {
+                    throw VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "limit"])
+                }
+                let (name, session) = try hub.session(named: p.scene)
+                let limit = p.limit ?? 50
+                if let direction = p.direction {
+                    try reply(context, Reply(explanation: try session.explainMove(direction, limit: limit)))
+                } else {
+                    guard let last = hub.lastDirectionalMove(of: name) else {
+                        throw VarlinkError("io.focusd.Inspect.NoDirectionalMove", parameters: ["scene": .string(name)])
+                    }
+                    // The node the move started from may be gone since: explain from nothing then. The scene
+                    // is explained as it is now, with the sections' memory from before the move.
+                    let from = last.from.flatMap { session.contains(node: $0) ? $0 : nil }
+                    try reply(context, Reply(explanation: try session.explainMove(last.direction, from: from, memory: last.memory, limit: limit),
+                                             revision: last.revision))
+                }
+            case "PlanPath":
+                struct Parameters: Decodable {
+                    var scene: String?
+                    var target: String
+                }
+                struct Reply: Encodable { var plan: PathPlan }
+                let p = try context.decodeParameters(Parameters.self)
+                let (_, session) = try hub.session(named: p.scene)
+                try reply(context, Reply(plan: try session.planPath(to: p.target)))
+            default:
+                throw VarlinkError.methodNotImplemented(context.call.method)
             }
-            try reply(context, SceneReply(scene: scene, state: state))
         } catch let error as FocusError {
-            guard case .noSuchScene(let name) = error else { throw Self.varlinkError(error) }
-            throw VarlinkError("io.focusd.Inspect.NoSuchScene", parameters: ["scene": .string(name)])
+            switch error {
+            case .noSuchScene(let name):
+                throw VarlinkError("io.focusd.Inspect.NoSuchScene", parameters: ["scene": .string(name)])
+            case .noSuchNode(let id):
+                throw VarlinkError("io.focusd.Inspect.NoSuchNode", parameters: ["id": .string(id)])
+            case .notFocusable(let id):
+                throw VarlinkError("io.focusd.Inspect.NotFocusable", parameters: ["id": .string(id)])
+            default:
+                throw Self.varlinkError(error)
+            }
+        } catch let error as VarlinkError {
+            throw error
         } catch {
-            throw VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"])
+            throw VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "parameters"])
         }
     }
 

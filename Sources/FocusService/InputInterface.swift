@@ -70,8 +70,92 @@ final class InputInterface {
         stream.onClose = { [unowned self] in self.router.removeObserver(id) }
     }
 
+    /// `io.focusd.Inspect.Record`: the chosen devices' descriptions, then their frames as read.
+    /// Devices read through libinput (touch surfaces) deliver gestures, not frames: not recorded.
+    func record(_ context: VarlinkCallContext) throws(VarlinkError) {
+        struct Parameters: Decodable { var devices: [String]? }
+        let p = try context.decodeParameters(Parameters.self)
+        let listed = Dictionary(router.deviceList.map { ($0.id, $0) }) { a, _ in a }
+        for id in p.devices ?? [] {
+            guard let info = listed[id] else {
+                throw VarlinkError("io.focusd.Inspect.NoSuchDevice", parameters: ["id": .string(id)])
+            }
+            if let problem = info.problem {
+                throw VarlinkError("io.focusd.Inspect.DeviceNotRecordable",
+                                   parameters: ["id": .string(id), "reason": .string("focusd does not read it: \(problem)")])
+            }
+            if info.backend == .libinput {
+                throw VarlinkError("io.focusd.Inspect.DeviceNotRecordable", parameters: [
+                    "id": .string(id), "reason": .string("read through libinput, which gives focusd gestures, not kernel events"),
+                ])
+            }
+        }
+        let chosen = p.devices.map(Set.init)
+        func wanted(_ info: DeviceInfo) -> Bool {
+            info.problem == nil && info.backend == .libevdev && (chosen?.contains(info.id) ?? true)
+        }
+        final class Recorded { var ids: Set<String> = [] }
+        let recorded = Recorded()
+        let stream = try context.stream()
+        struct Devices: Encodable { var devices: [RecordedDevice] }
+        struct Added: Encodable { var added: RecordedDevice }
+        struct Frame: Encodable {
+            var device: String
+            var events: [Event]
+            struct Event: Encodable {
+                var type: Int
+                var code: Int
+                var value: Int
+                var timeUsec: Int64
+            }
+        }
+        let first = router.deviceList.filter(wanted)
+        recorded.ids = Set(first.map(\.id))
+        _ = try? stream.send(encoding: Devices(devices: first.map(RecordedDevice.init)))
+        let id = router.addObserver { notice in
+            switch notice {
+            case .added(let info):
+                guard !recorded.ids.contains(info.id), wanted(info) else { return }
+                recorded.ids.insert(info.id)
+                _ = try? stream.send(encoding: Added(added: RecordedDevice(info)))
+            case .removed(let id):
+                guard recorded.ids.remove(id) != nil else { return }
+                stream.send(["removed": .string(id)])
+            case .command:
+                break
+            }
+        }
+        let frames = router.addFrameObserver { device, events in
+            guard recorded.ids.contains(device), let last = events.last else { return }
+            var out = events.map { Frame.Event(type: Int($0.type), code: Int($0.code), value: Int($0.value), timeUsec: $0.timeUsec) }
+            out.append(Frame.Event(type: 0, code: 0, value: 0, timeUsec: last.timeUsec))  // the SYN_REPORT that ended it
+            _ = try? stream.send(encoding: Frame(device: device, events: out))
+        }
+        stream.onClose = { [unowned self] in
+            self.router.removeObserver(id)
+            self.router.removeObserver(frames)
+        }
+    }
+
     private func encodeReply(_ context: VarlinkCallContext, _ value: some Encodable) throws(VarlinkError) {
         do { try context.reply(encoding: value) } catch { throw .invalidParameter("parameters") }
+    }
+}
+
+extension RecordedDevice {
+    /// A device's description for a recording, from what the input loop read of it.
+    init(_ info: DeviceInfo) {
+        let c = info.identity.capabilities
+        self.init(
+            id: info.id, name: info.name, bus: info.bus, vendor: info.vendor, product: info.product,
+            version: info.version, phys: info.phys, uniq: info.uniq, class: info.deviceClass.rawValue,
+            keys: c.keys.map(Int.init).sorted(), relativeAxes: c.relativeAxes.map(Int.init).sorted(),
+            absoluteAxes: c.absoluteAxes.keys.sorted().map { code in
+                let a = c.absoluteAxes[code]!
+                return RecordedAxis(code: Int(code), minimum: Int(a.minimum), maximum: Int(a.maximum), fuzz: Int(a.fuzz),
+                                    flat: Int(a.flat), resolution: Int(a.resolution))
+            },
+            properties: c.properties.map(Int.init).sorted(), kernelRepeat: c.kernelRepeat)
     }
 }
 

@@ -34,6 +34,8 @@ final class InputRouter {
     private var matcher: ProfileMatcher
     /// Receives every device change and command (`io.focusd.Input.Monitor`).
     var observers: [UInt64: (InputNotice) -> Void] = [:]
+    /// Receives every frame read from a device, before it is mapped (`io.focusd.Inspect.Record`).
+    var frameObservers: [UInt64: (String, [InputEvent]) -> Void] = [:]
     private var nextObserver: UInt64 = 1
     /// Asks the input thread to read what a device has pending and answer with `pendingRead`
     /// (`InputLoop.readPending`). When set, timed output (repeats, the end of an edit stream)
@@ -64,6 +66,15 @@ final class InputRouter {
 
     func removeObserver(_ id: UInt64) {
         observers[id] = nil
+        frameObservers[id] = nil
+    }
+
+    /// Adds a frame observer; `removeObserver` removes it.
+    func addFrameObserver(_ observer: @escaping (String, [InputEvent]) -> Void) -> UInt64 {
+        let id = nextObserver
+        nextObserver += 1
+        frameObservers[id] = observer
+        return id
     }
 
     /// All listed devices, sorted by id.
@@ -135,6 +146,7 @@ final class InputRouter {
 
     func frame(_ id: String, _ events: [InputEvent]) {
         guard var device = devices[id] else { return }
+        for observer in frameObservers.values { observer(id, events) }
         let commands = device.mapper.process(events, now: happened(events), context: context())
         devices[id] = device
         deliver(commands, from: id)

@@ -56,6 +56,18 @@ public final class SceneHub {
     private var clock: UInt64 = 0
     private var monitors: [UInt64: Monitor] = [:]
     private var nextMonitor: UInt64 = 1
+    /// Each scene's last directional move on the main track (`io.focusd.Inspect.ExplainMove`).
+    private var lastMoves: [String: LastMove] = [:]
+
+    /// A directional move as its `focus` or `blocked` event told it.
+    public struct LastMove: Hashable, Sendable {
+        public var from: String?
+        public var direction: Direction
+        /// The revision the move left the scene at.
+        public var revision: Int
+        /// The sections' remembered focus before the move (the entering rules read it).
+        public var memory: [String: String]
+    }
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -80,6 +92,16 @@ public final class SceneHub {
         let entry = entries[name]!
         return (entry.session.scene, entry.session.state(active: name == activeName))
     }
+
+    /// A copy of the session of `name` (nil: active) with its resolved name, for read-only tools
+    /// (explain, plan); the copy shares the engine's buffers until it writes.
+    public func session(named name: String?) throws(FocusError) -> (name: String, session: SceneSession) {
+        let name = try resolve(name)
+        return (name, entries[name]!.session)
+    }
+
+    /// The last directional move of the scene `name`, if it had one since it was created.
+    public func lastDirectionalMove(of name: String) -> LastMove? { lastMoves[name] }
 
     /// The active scene's session, for the input path (roles and interactions of the focused node).
     public var activeSession: SceneSession? {
@@ -150,6 +172,7 @@ public final class SceneHub {
 
     private func drop(_ name: String) {
         guard let entry = entries.removeValue(forKey: name) else { return }
+        lastMoves[name] = nil
         let wasActive = activeName == name
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
         for monitor in monitors.values where monitor.scene == name {
@@ -174,7 +197,9 @@ public final class SceneHub {
         _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome
     ) throws(FocusError) -> (Outcome, FocusState) {
         let name = try resolve(name)
+        let memory = entries[name]!.session.sectionMemory  // a reference, copied only if it changes
         let outcome = try body(&entries[name]!.session)
+        noteDirectionalMove(outcome.events, scene: name, memory: memory)
         deliver(outcome.events, scene: name)
         return (outcome, entries[name]!.session.state(active: name == activeName))
     }
@@ -227,6 +252,15 @@ public final class SceneHub {
         let isActive = scene == activeName
         for monitor in monitors.values where monitor.scene == scene || (monitor.scene == nil && isActive) {
             for event in events { monitor.deliver(.event(event)) }
+        }
+    }
+
+    /// Keeps the last directional move among `events` for `ExplainMove`.
+    private func noteDirectionalMove(_ events: [Event], scene: String, memory: [String: String]) {
+        for e in events where e.kind == .focus || e.kind == .blocked {
+            guard let cause = e.cause, cause.kind == .directional, let d = cause.direction, (e.track ?? .main) == .main
+            else { continue }
+            lastMoves[scene] = LastMove(from: e.from, direction: d, revision: e.revision, memory: memory)
         }
     }
 

@@ -354,7 +354,7 @@ struct FocusctlTests {
         #expect(help.status == 0)
         let commands = [
             "state", "scenes", "devices", "move", "focus", "binding", "reset", "send", "scroll", "set-scene", "lint",
-            "monitor", "watch", "reload",
+            "monitor", "watch", "reload", "why", "goto", "record", "replay",
         ]
         // The section runs from its heading to the first blank line; each entry starts at column
         // 3 with the command's name, followed by its summary.

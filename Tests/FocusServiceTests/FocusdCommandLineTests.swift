@@ -29,7 +29,7 @@ struct FocusdCommandLineTests {
                 #expect(run.output.contains(option), "\(arguments): \(option)\n\(run)")
             }
         }
-        #expect(Self.focusd("simulate", "--help").output.contains("USAGE: focusd simulate [--json] <scene> [<commands> ...]"))
+        #expect(Self.focusd("simulate", "--help").output.contains("USAGE: focusd simulate [--json] [--input <file>] [--config <file>] <scene> [<commands> ...]"))
         #expect(Self.focusd("help", "nonsense").status == 64)
     }
 

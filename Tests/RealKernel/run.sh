@@ -64,10 +64,12 @@ kver="${kernel_image#/boot/vmlinuz-}"
 
 # --- 2. Binaries ------------------------------------------------------------------------------
 if ((do_build)); then
-    log "swift build (focusd-testdevice; focusd if it builds)"
+    log "swift build (focusd-testdevice; focusd and focusctl if they build)"
     (cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --product focusd-testdevice >&2)
     (cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --product focusd >&2) \
         || log "focusd does not build: its scenarios stay pending"
+    (cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --product focusctl >&2) \
+        || log "focusctl does not build: the record/replay scenario fails"
 fi
 bin="$(cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --show-bin-path)"
 [[ -x "$bin/focusd-testdevice" ]] || { log "no $bin/focusd-testdevice (build it, or pass --build-path)"; exit 2; }

@@ -1,0 +1,279 @@
+// Why a directional move went where it did (focus.md §2), for `focusctl why` and
+// `io.focusd.Inspect.ExplainMove`. An additive piece beside `DirectionalSearch.swift`: the winner of
+// each container and the landing node come from the engine's own `search(in:from:input:)` and
+// `enter(_:input:)`, and every candidate is measured with the same `Measure` and filtered with the
+// same `BestTargets.accepts`, so the explanation cannot name a node the engine would not choose
+// (a property test runs both on random scenes).
+
+/// One target a directional search considered: a candidate, or a section's frame competing as one.
+public struct ExplainedCandidate: Codable, Hashable, Sendable {
+    public var id: String
+    /// True when this is a section's frame (entered by the entering rules when it wins).
+    public var section: Bool
+    public var frame: Rect
+    public var inDirection: Bool
+    public var inBeam: Bool
+    public var fullyBeyond: Bool
+    public var major: Double
+    public var majorFar: Double
+    public var minor: Double
+    public var score: Double
+}
+
+/// One container searched, innermost first.
+public struct SearchedContainer: Codable, Hashable, Sendable {
+    /// The container's id.
+    public var id: String
+    /// `section`, `modal` (the bound), `root`, or `scene` (nothing focused: the whole scene).
+    public var kind: String
+    /// True for the second search of a `wrap` section, from `source` moved past its opposite edge.
+    public var wrapped: Bool
+    /// The frame searched from.
+    public var source: Rect
+    /// The targets in direction (under `tvos` only those in beam compete), best first: by the
+    /// engine's order (best in beam, best out of beam, beam-beats, score, tree order).
+    public var candidates: [ExplainedCandidate]
+    /// Targets in direction left out of `candidates` by the caller's limit.
+    public var omitted: Int
+    /// Targets inside the container not considered: not in direction (under `tvos`, or not in beam).
+    public var notConsidered: Int
+    /// The engine's winner here, if any.
+    public var winner: String?
+    /// Why the winner beat the runner-up: `only candidate`, `beam beats`, `score`, `tree order`;
+    /// or why nothing won: `no candidate in direction`, `no candidate in beam (tvos)`.
+    public var rule: String
+}
+
+/// The explanation of one directional move.
+public struct MoveExplanation: Codable, Hashable, Sendable {
+    public var direction: Direction
+    /// The node focus moved from (nil: nothing focused).
+    public var from: String?
+    /// The source frame `s` of focus.md §2.
+    public var source: Rect?
+    public var policy: SearchPolicy
+    /// A `next` entry for the direction, when the focused node has one (it wins over the search).
+    public var override: String?
+    public var containers: [SearchedContainer]
+    /// The search's winner (a candidate or a section's frame) before the entering rules.
+    public var winner: String?
+    /// Where focus lands (nil: the move is blocked).
+    public var result: String?
+    /// The rule that decided where focus lands: `override (next)`, `search`, `entering:
+    /// remembersLastFocus`, `entering: defaultFocus (userInitiated)`, `entering: best in direction`,
+    /// `entering: first in sequence`, `default focus (nothing focused, tvos)`, or `blocked`.
+    public var decidedBy: String
+    /// Why nothing was found, when the move is blocked.
+    public var reason: String?
+}
+
+extension SceneSession {
+    /// Section id → its last focused descendant (remembersLastFocus), as moves use it; a service
+    /// keeps the value from before a move to explain that move later.
+    public var sectionMemory: [String: String] { remembered }
+
+    /// Whether the scene has a node `id` (any node, candidate or not).
+    public func contains(node id: String) -> Bool { store.idToSlot[id] != nil }
+
+    /// Explains a directional move in `direction` from the current focus without moving it (a
+    /// sequential direction throws `.invalidParameter("direction")`). `limit` caps the candidates
+    /// listed per container (the best are kept; the winner always is).
+    public func explainMove(_ direction: Direction, limit: Int = 50) throws(FocusError) -> MoveExplanation {
+        try explainMove(direction, from: focusedId, limit: limit)
+    }
+
+    /// Explains a move in `direction` as if `from` held focus and the sections remembered `memory`
+    /// (a past move: where it started and `sectionMemory` before it; nil: the memory as it is now).
+    public func explainMove(
+        _ direction: Direction, from: String?, memory: [String: String]? = nil, limit: Int = 50
+    ) throws(FocusError) -> MoveExplanation {
+        guard direction.isDirectional else { throw .invalidParameter(parameter: "direction") }
+        var store = self.store  // searches keep scratch state; the session itself is not touched
+        var out = MoveExplanation(direction: direction, from: nil, source: nil, policy: store.policy,
+                                  containers: [], decidedBy: "blocked")
+        var f: Int?
+        if let from {
+            guard let s = store.idToSlot[from] else { throw .noSuchNode(id: from) }
+            if store.isCandidate(s) { f = s; out.from = from }
+        }
+        if f == nil && store.policy == .tvos {
+            if let t = store.defaultTarget(at: store.root) {
+                out.result = store.slots[t].id
+                out.decidedBy = "default focus (nothing focused, tvos)"
+            } else {
+                out.reason = "nothing is focused and the scene has no candidate"
+            }
+            return out
+        }
+        let source: Rect
+        if let f, let r = store.frame(f) {
+            source = r
+        } else {
+            let r = store.frame(store.root) ?? store.candUnion(store.root) ?? Rect(x: 0, y: 0, width: 0, height: 0)
+            source = direction == .right || direction == .down
+                ? Rect(x: r.minX, y: r.minY, width: 0, height: 0) : Rect(x: r.maxX, y: r.maxY, width: 0, height: 0)
+        }
+        out.source = source
+        let input = MoveInput(focused: f, source: source, direction: direction, strategy: searchStrategy,
+                              remembered: memory ?? remembered)
+        let modal = f.flatMap { store.innermostModal($0) }
+        if let f, store.slots[f].hasNext, let target = store.node(f).next?[direction.rawValue] {
+            out.override = target
+            let result = store.directionalMove(input)
+            if case .focus(let t) = result {
+                out.result = store.slots[t].id
+                out.decidedBy = "override (next)"
+            } else {
+                out.reason = target.isEmpty ? "the focused node's `next` entry for \(direction.rawValue) is empty: it blocks"
+                    : store.idToSlot[target] == nil ? "the `next` target \(target) does not exist"
+                    : modal.map { !store.isInside(store.idToSlot[target]!, $0) } == true
+                        ? "the `next` target \(target) is outside the modal node \(store.slots[modal!].id)"
+                    : "the `next` target \(target) is not a candidate"
+            }
+            return out
+        }
+        // The containers, as `directionalMove` climbs them.
+        var next: Int? = f ?? store.root
+        var winner: Int?
+        while let a = next, winner == nil {
+            next = f == nil || a == modal ? nil : store.slots[a].parent
+            if next == -1 { next = nil }
+            guard f == nil || store.isSection(a) || a == modal || a == store.root else { continue }
+            let kind = f == nil ? "scene" : a == store.root ? "root" : store.isSection(a) ? "section" : "modal"
+            let found = store.search(in: a, from: source, input: input)
+            var searched = store.explainSearch(in: a, from: source, input: input, winner: found, limit: limit)
+            searched.kind = kind
+            out.containers.append(searched)
+            if let found { winner = found; break }
+            if store.isSection(a), store.slots[a].wraps, let axis = store.node(a).wrap,
+               let box = store.targetFrame(a) ?? store.frame(a) {
+                let applies = switch axis {
+                case .both: true
+                case .horizontal: direction.isHorizontal
+                case .vertical: !direction.isHorizontal
+                }
+                if applies {
+                    var s = source
+                    switch direction {
+                    case .left: s.x = box.maxX
+                    case .right: s.x = box.minX - s.width
+                    case .up: s.y = box.maxY
+                    default: s.y = box.minY - s.height
+                    }
+                    let found = store.search(in: a, from: s, input: input)
+                    var again = store.explainSearch(in: a, from: s, input: input, winner: found, limit: limit)
+                    again.kind = kind
+                    again.wrapped = true
+                    out.containers.append(again)
+                    if let found { winner = found }
+                }
+            }
+        }
+        guard let winner else {
+            out.reason = modal.map { "nothing in direction \(direction.rawValue) inside the modal node \(store.slots[$0].id)" }
+                ?? "nothing in direction \(direction.rawValue) in any container up to the root"
+            return out
+        }
+        out.winner = store.slots[winner].id
+        let landed = store.enter(winner, input: input)
+        guard case .focus(let t) = landed, t != f else {
+            out.reason = "the section \(store.slots[winner].id) won but holds no candidate to enter"
+            return out
+        }
+        out.result = store.slots[t].id
+        out.decidedBy = store.enteringRule(winner: winner, landed: t, input: input)
+        return out
+    }
+}
+
+extension SceneStore {
+    /// The targets a search in `c` from `source` measures, with the engine's filter and order;
+    /// `winner` is the engine's own choice (listed first; the rule compares it with the runner-up).
+    func explainSearch(in c: Int, from source: Rect, input: MoveInput, winner: Int?, limit: Int) -> SearchedContainer {
+        let dir = input.direction
+        let isRoot = c == root
+        var result = SearchedContainer(id: slots[c].id, kind: "", wrapped: false, source: source, candidates: [],
+                                       omitted: 0, notConsidered: 0, winner: nil, rule: "")
+        // The frames the search measures: clipped to the scroll containers' viewports while focus is
+        // outside them (focus.md §12), as `search(in:)` does.
+        let clip = scrollClip(focused: input.focused)
+        let filter = BestTargets(slots: slots, frames: index.frame, s: CanonRect(source, dir), direction: dir,
+                                 focused: input.focused ?? -1, container: c, isRoot: isRoot, clip: clip)
+        let s = CanonRect(source, dir)
+        var listed: [Scored] = []
+        if isRoot || reach(c) != nil {
+            index.forEachFiled { slot in
+                guard filter.accepts(slot) else { return }
+                var frame = index.frame[slot]
+                if let clip { guard let visible = clip.effective(slots, slot, frame) else { return }; frame = visible }
+                let m = Measure(s: s, d: CanonRect(frame, dir))
+                if !m.inDirection { result.notConsidered += 1; return }
+                if policy == .tvos && !m.inBeam { result.notConsidered += 1; return }
+                listed.append(Scored(slot: slot, measure: m))
+            }
+        }
+        // Best first: the engine's combination of the best in beam and best out of beam, repeated.
+        let horizontal = dir.isHorizontal
+        func better(_ a: Scored, _ b: Scored) -> Bool {
+            if a.measure.inBeam == b.measure.inBeam {
+                return b.isBeaten(by: a.slot, a.measure, slots: slots)
+            }
+            let beam = a.measure.inBeam ? a : b, out = a.measure.inBeam ? b : a
+            let w = Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: precedes)
+            return w?.slot == a.slot
+        }
+        listed.sort(by: better)
+        if let winner, let i = listed.firstIndex(where: { $0.slot == winner }), i > 0 {
+            listed.insert(listed.remove(at: i), at: 0)
+        }
+        if listed.isEmpty {
+            result.rule = policy == .tvos ? "no candidate in direction and in beam (tvos)" : "no candidate in direction"
+        } else {
+            result.winner = slots[listed[0].slot].id
+            if listed.count == 1 {
+                result.rule = "only candidate"
+            } else {
+                let w = listed[0].measure, r = listed[1].measure
+                result.rule = w.inBeam != r.inBeam && Winner.beamBeats(w, r, horizontal: horizontal) ? "beam beats"
+                    : w.score < r.score ? "score" : "tree order"
+            }
+        }
+        result.omitted = max(0, listed.count - max(limit, 1))
+        result.candidates = listed.prefix(max(limit, 1)).map { sc in
+            let f = index.frame[sc.slot]
+            let d = CanonRect(f, dir)
+            let minor = abs((d.t + (d.b - d.t) / 2) - (s.t + (s.b - s.t) / 2))
+            return ExplainedCandidate(
+                id: slots[sc.slot].id, section: !slots[sc.slot].candidate, frame: f,
+                inDirection: sc.measure.inDirection, inBeam: sc.measure.inBeam, fullyBeyond: sc.measure.fullyBeyond,
+                major: sc.measure.major, majorFar: sc.measure.majorFar, minor: minor, score: sc.measure.score)
+        }
+        return result
+    }
+
+    /// Which entering rule (focus.md §2) put focus on `landed` after `winner` won.
+    func enteringRule(winner: Int, landed: Int, input: MoveInput) -> String {
+        var outermost: Int?
+        var a = winner
+        while a >= 0 {
+            if let f = input.focused, isInside(f, a) { break }
+            if slots[a].section || slots[a].userDefault { outermost = a }
+            a = slots[a].parent
+        }
+        if let c = outermost {
+            if isSection(c), slots[c].remembers, input.remembered[slots[c].id] == slots[landed].id {
+                return "entering: remembersLastFocus of \(slots[c].id)"
+            }
+            if slots[c].userDefault, landed != winner || !isCandidate(winner) {
+                if node(c).defaultFocus?.priority == .userInitiated, boundCandidate(node(c).defaultFocus!, inside: c) == landed {
+                    return "entering: defaultFocus (userInitiated) of \(slots[c].id)"
+                }
+            }
+        }
+        if landed == winner { return "search" }
+        let s = CanonRect(input.source, input.direction)
+        let m = Measure(s: s, d: CanonRect(index.frame[landed], input.direction))
+        return m.inDirection ? "entering: best in direction inside \(slots[winner].id)"
+            : "entering: first in sequence inside \(slots[winner].id)"
+    }
+}

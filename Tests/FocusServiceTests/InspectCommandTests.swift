@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import Varlink
+
+private typealias Daemon = FocusctlTests.Daemon
+
+/// `focusctl why` and `focusctl goto` against a real `focusd --demo --no-devices`
+/// (io.focusd.Inspect.ExplainMove and PlanPath).
+@Suite("focusctl why and goto")
+struct InspectCommandTests {
+    @Test("why explains the last directional move: source frame, containers, candidates with scores, the deciding rule")
+    func whyExplainsLastMove() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let none = daemon.focusctl("why")
+        #expect(none.status == 2 && none.errors.contains("io.focusd.Inspect.NoDirectionalMove"), "\(none)")
+        #expect(daemon.focusctl("move", "right").lines == ["heroTrending"])
+        let why = daemon.focusctl("why")
+        #expect(why.status == 0, "\(why)")
+        #expect(why.lines.first == "last move (revision 2): right from heroFeatured, policy tvos", "\(why)")
+        #expect(why.lines.contains { $0.hasPrefix("source frame (") }, "\(why)")
+        #expect(why.lines.contains { $0.hasPrefix("  heroTrending ") && $0.contains("in beam") && $0.contains("score ") }, "\(why)")
+        #expect(why.lines.last == "focus → heroTrending, decided by search", "\(why)")
+        let json = try JSONValue.parse(Array(daemon.focusctl("why", "-r").output.utf8))
+        #expect(json["explanation"]?["result"] == "heroTrending" && json["revision"] == 2)
+        // Entering `tiles` (remembersLastFocus) for the first time: the move itself fills the
+        // section's memory, and the explanation must use the memory from before the move.
+        #expect(daemon.focusctl("move", "down").lines == ["tile03"])
+        let down = daemon.focusctl("why")
+        #expect(down.lines.last == "focus → tile03, decided by search", "\(down)")
+    }
+
+    @Test("why --direction explains a hypothetical move without moving focus, and says why a blocked one finds nothing")
+    func whyHypothetical() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let up = daemon.focusctl("why", "--direction", "up")
+        #expect(up.status == 0 && up.lines.first == "move: up from heroFeatured, policy tvos", "\(up)")
+        #expect(up.lines.last?.hasPrefix("focus → tab") == true, "\(up)")
+        #expect(daemon.focusctl("state").lines.contains("focused: heroFeatured"), "explaining must not move focus")
+        #expect(daemon.focusctl("focus", "tabHome").status == 0)
+        let blocked = daemon.focusctl("why", "--direction", "up")
+        #expect(blocked.lines.last == "blocked: nothing in direction up in any container up to the root", "\(blocked)")
+        #expect(daemon.focusctl("why", "--direction", "next").status == 1, "a sequential direction is a usage error")
+    }
+
+    @Test("goto prints the shortest commands without moving focus; --do sends them and lands on the node")
+    func gotoPlansAndDoes() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let plan = daemon.focusctl("goto", "tile14")
+        #expect(plan.status == 0, "\(plan)")
+        #expect(!plan.lines.isEmpty && plan.lines.allSatisfy { ["up", "down", "left", "right", "next", "previous", "crown=1", "crown=-1"].contains($0) }, "\(plan)")
+        #expect(daemon.focusctl("state").lines.contains("focused: heroFeatured"))
+        let done = daemon.focusctl("goto", "tile14", "--do")
+        #expect(done.status == 0 && done.lines == plan.lines + ["focused tile14"], "\(done)")
+        #expect(daemon.focusctl("goto", "tile14").lines == ["(already focused)"])
+        let missing = daemon.focusctl("goto", "nosuch")
+        #expect(missing.status == 2 && missing.errors.contains("io.focusd.Inspect.NoSuchNode"), "\(missing)")
+    }
+}
+
+extension ServiceSocketTests.Access {
+    @Test("a read-only uid may ExplainMove and PlanPath but not Record, which carries every key typed")
+    func inspectAccess() throws {
+        let daemon = try FocusdProcess(config: "[access]\nreadOnlyUids = [65534]\n", demo: true)
+        defer { daemon.stop() }
+        let replies = try Self.callsAsNobody(daemon, [
+            Self.call("io.focusd.Inspect.ExplainMove", ["direction": "right"]),
+            Self.call("io.focusd.Inspect.PlanPath", ["target": "tile14"]),
+            Self.call("io.focusd.Inspect.Record", more: true),
+        ])
+        try #require(replies.count == 3, "\(replies)")
+        #expect(replies[0]["parameters"]?["explanation"]?["result"] == "heroTrending", "\(replies[0])")
+        #expect(replies[1]["parameters"]?["plan"]?["reachable"] == true, "\(replies[1])")
+        #expect(replies[2] == Self.denied("io.focusd.Inspect.Record"))
+    }
+}
