@@ -43,7 +43,7 @@ extension JSONValue {
     /// - Parameter depthLimit: the deepest nesting of arrays and objects accepted; deeper input
     ///   fails with `.tooDeep` before any further recursion, so hostile input cannot exhaust the stack.
     public static func parse(
-        _ bytes: some Collection<UInt8>, depthLimit: Int = defaultDepthLimit
+        _ bytes: some Swift.Collection<UInt8>, depthLimit: Int = defaultDepthLimit
     ) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError> =
             bytes.withContiguousStorageIfAvailable { buffer in
