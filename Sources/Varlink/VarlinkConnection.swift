@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOPosix
 import Synchronization
 
 private let connectionCounter = Atomic<UInt64>(0)
@@ -34,6 +35,11 @@ public final class VarlinkConnection {
     private var dispatching = false
     private var inputClosed = false
     private var readHeld = false
+    /// A large message is being parsed on ``VarlinkServer/Configuration/parser``; later input
+    /// waits for it (calls are answered in order).
+    private var parsing = false
+    /// This connection's partly received bytes as counted in its uid's tally.
+    private var countedPartialInput = 0
     private var inChannelRead = false
     private var needsFlush = false
     private var behindStreams: [ObjectIdentifier: VarlinkStream] = [:]
@@ -45,6 +51,12 @@ public final class VarlinkConnection {
     /// Reads are held while this many bytes of calls wait behind the current one.
     private static let pendingCallByteLimit = 1 << 20
     private static let pendingCallCountLimit = 128
+    /// Unparsed whole calls read ahead while replies are over the queue bound.
+    private static let unparsedInputLimit = 1 << 20
+    /// Whether the framer may hold a whole message not yet taken (false once `next()` said no).
+    private var framerHasMessage = false
+    /// A call this large is reported to ``VarlinkService/memoryReleased`` once dispatched.
+    private static let largeMessage = 64 << 10
 
     /// A fresh process-wide connection number.
     static func nextID() -> UInt64 {
@@ -89,6 +101,11 @@ public final class VarlinkConnection {
         channelContext?.channel.closeFuture ?? eventLoop.makeSucceededVoidFuture()
     }
 
+    /// The queue size past which the connection is cut at once.
+    var outgoingQueueHardLimit: Int {
+        configuration.outgoingQueueHardLimit ?? 2 * configuration.outgoingQueueLimit
+    }
+
     /// Whether more than ``VarlinkServer/Configuration/outgoingQueueLimit`` bytes are queued.
     public var isOverQueueLimit: Bool { queuedBytes > configuration.outgoingQueueLimit }
 
@@ -121,6 +138,7 @@ public final class VarlinkConnection {
     func channelRead(_ bytes: ByteBuffer) {
         inChannelRead = true
         framer.append(bytes)
+        framerHasMessage = true
         processInput()
     }
 
@@ -134,16 +152,18 @@ public final class VarlinkConnection {
 
     func inputDidClose() {
         inputClosed = true
-        if framer.pendingBytes > 0 {
-            protocolViolation(.truncatedMessage)
-            return
-        }
-        closeIfFinished()
+        pump()  // complete calls may still wait in the framer; a partial one is a truncation
     }
 
     func channelInactive() {
         guard isOpen else { return }
         isOpen = false
+        let held = framer.pendingBytes + queuedBytes + pendingCallBytes
+        if held > 0 { service.memoryReleased?(held) }
+        if countedPartialInput > 0 {
+            service.partialInput[peer.uid, default: 0] -= countedPartialInput
+            countedPartialInput = 0
+        }
         stallCheck?.cancel()
         stallCheck = nil
         let call = current
@@ -160,12 +180,15 @@ public final class VarlinkConnection {
     }
 
     /// Whether to pass a read request on to the socket (false holds reads as backpressure).
-    /// Reads are also held while the client has more replies unread than the queue bound: a
-    /// client that pipelines calls and never reads must not grow the daemon (the stall timer
-    /// then cuts it off).
+    /// While the client has more replies unread than the queue bound, its calls are not parsed
+    /// or answered; up to ``unparsedInputLimit`` bytes of them are still read (kept as bytes), so
+    /// a client that writes thousands of calls before it reads a reply is not deadlocked against
+    /// its own replies. Past that, reads are held: a client that pipelines and never reads
+    /// grows the daemon by at most that much (and the stall timer cuts it off).
     func shouldRead() -> Bool {
-        if pendingCallBytes >= Self.pendingCallByteLimit || pendingCalls.count >= Self.pendingCallCountLimit || !accepted
-            || isOverQueueLimit
+        let backlog = framerHasMessage && framer.pendingBytes >= Self.unparsedInputLimit
+        if !accepted || parsing || backlog || pendingCallBytes >= Self.pendingCallByteLimit
+            || pendingCalls.count >= Self.pendingCallCountLimit
         {
             readHeld = true
             return false
@@ -194,41 +217,124 @@ public final class VarlinkConnection {
         dispatchPending()
     }
 
+    /// Whether more calls may be parsed now: not while replies are over the queue bound (the
+    /// calls stay unparsed in the framer, a few bytes each) nor while many parsed calls wait.
+    private var mayParse: Bool {
+        !isOverQueueLimit && pendingCallBytes < Self.pendingCallByteLimit && pendingCalls.count < Self.pendingCallCountLimit
+    }
+
     private func processInput() {
-        guard accepted, isOpen else { return }
-        do {
-            while isOpen, let message = try framer.next() {
-                let call = try VarlinkCall(message: message.readableBytesView, depthLimit: configuration.maxDepth)
-                pendingCalls.append((call, message.readableBytes))
-                pendingCallBytes += message.readableBytes
+        pump()
+    }
+
+    private func dispatchPending() {
+        pump()
+    }
+
+    /// Parses and dispatches what can be, in order, then releases held reads and notices the
+    /// end of input. Reentrant calls (a call answered from inside its dispatch) return at once:
+    /// the outer pass goes on.
+    private func pump() {
+        guard !dispatching else { return }
+        dispatching = true
+        var progress = true
+        while progress && isOpen {
+            progress = false
+            if accepted, !parsing {
+                do {
+                    while isOpen, !parsing, mayParse {
+                        guard let message = try framer.next() else {
+                            framerHasMessage = false
+                            break
+                        }
+                        progress = true
+                        if message.readableBytes >= configuration.parseOffLoopThreshold, let parser = configuration.parser {
+                            parseOffLoop(message, on: parser)
+                            break
+                        }
+                        let call = try VarlinkCall(message: message.readableBytesView, depthLimit: configuration.maxDepth)
+                        pendingCalls.append((call, message.readableBytes))
+                        pendingCallBytes += message.readableBytes
+                    }
+                } catch {
+                    dispatching = false
+                    protocolViolation(error)
+                    return
+                }
             }
-        } catch {
-            protocolViolation(error)
+            while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
+                progress = true
+                pendingCallBytes -= size
+                let context = VarlinkCallContext(call: call, connection: self)
+                current = context
+                service.dispatch(context)
+                if size >= Self.largeMessage { service.memoryReleased?(size) }
+            }
+        }
+        dispatching = false
+        guard isOpen, countPartialInput() else { return }
+        if inputClosed, !parsing, !framerHasMessage, framer.pendingBytes > 0 {
+            protocolViolation(.truncatedMessage)
             return
         }
-        dispatchPending()
+        if readHeld, shouldRead() {
+            readHeld = false
+            channelContext?.read()
+        }
+        closeIfFinished()
+    }
+
+    /// Parses one large message on the parser thread; reads and later messages wait, then input
+    /// processing resumes on the loop with the call queued in its place.
+    private func parseOffLoop(_ message: ByteBuffer, on parser: NIOThreadPool) {
+        parsing = true
+        let depthLimit = configuration.maxDepth
+        let size = message.readableBytes
+        parser.runIfActive(eventLoop: eventLoop) { () throws -> VarlinkCall in
+            try VarlinkCall(message: message.readableBytesView, depthLimit: depthLimit)
+        }.assumeIsolated().whenComplete { result in
+            self.parsing = false
+            guard self.isOpen else { return }
+            switch result {
+            case .success(let call):
+                self.pendingCalls.append((call, size))
+                self.pendingCallBytes += size
+            case .failure(let error as VarlinkProtocolError):
+                self.protocolViolation(error)
+                return
+            case .failure(let error):
+                self.logger.notice("closing connection: cannot parse a message", metadata: ["error": "\(error)"])
+                self.close()
+                return
+            }
+            self.pump()
+        }
+    }
+
+    /// Updates this uid's tally of partly received bytes; false (and the connection closed)
+    /// when this connection took it past ``VarlinkServer/Configuration/maxPartialInputPerUID``.
+    private func countPartialInput() -> Bool {
+        guard replySink == nil else { return true }
+        let now = framer.pendingBytes
+        let delta = now - countedPartialInput
+        guard delta != 0 else { return true }
+        countedPartialInput = now
+        let total = service.partialInput[peer.uid, default: 0] + delta
+        service.partialInput[peer.uid] = total
+        let budget = configuration.maxPartialInputPerUID ?? 2 * configuration.maxMessageSize
+        if delta > 0 && total > budget {
+            logger.notice(
+                "closing connection: its uid's partly received messages passed their budget",
+                metadata: ["bytes": "\(total)", "budget": "\(budget)"])
+            close()
+            return false
+        }
+        return true
     }
 
     private func protocolViolation(_ error: VarlinkProtocolError) {
         logger.notice("closing connection: protocol violation", metadata: ["reason": "\(error)"])
         close()
-    }
-
-    private func dispatchPending() {
-        guard !dispatching else { return }
-        dispatching = true
-        while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
-            pendingCallBytes -= size
-            let context = VarlinkCallContext(call: call, connection: self)
-            current = context
-            service.dispatch(context)
-        }
-        dispatching = false
-        if readHeld, isOpen, shouldRead() {
-            readHeld = false
-            channelContext?.read()
-        }
-        closeIfFinished()
     }
 
     func callCompleted(_ context: VarlinkCallContext) {
@@ -239,7 +345,7 @@ public final class VarlinkConnection {
 
     /// After the client shut its sending side: close once every call is answered and written.
     private func closeIfFinished() {
-        if inputClosed, isOpen, current == nil, pendingCalls.isEmpty, queuedBytes == 0 {
+        if inputClosed, isOpen, !parsing, current == nil, pendingCalls.isEmpty, queuedBytes == 0 {
             close()
         }
     }
@@ -261,6 +367,15 @@ public final class VarlinkConnection {
             return
         }
         guard isOpen, let context = channelContext else { return }
+        if isOverQueueLimit && queuedBytes + message.count + 1 > outgoingQueueHardLimit {
+            // Already over the bound and still not reading: holding more would let one client
+            // grow the daemon without limit until the stall timeout.
+            logger.notice(
+                "closing connection: client stopped reading and its queue went past its hard cap",
+                metadata: ["queuedBytes": "\(queuedBytes)", "hardCap": "\(outgoingQueueHardLimit)"])
+            close()
+            return
+        }
         var bytes = message
         bytes.append(0)
         let size = bytes.count
@@ -293,7 +408,7 @@ public final class VarlinkConnection {
             behindStreams.removeAll()
             for stream in streams { stream.caughtUp() }
         }
-        if !isOverQueueLimit && (readHeld || (current == nil && !pendingCalls.isEmpty)) {
+        if !isOverQueueLimit && (readHeld || framerHasMessage || (current == nil && !pendingCalls.isEmpty)) {
             dispatchPending()  // also releases held reads
             return
         }
