@@ -107,6 +107,12 @@ public struct SceneSession: Sendable {
     /// The scene as last installed (after updates), for clients that draw it (rebuilt on each call).
     public var scene: Scene { store.sceneValue }
 
+    /// How many nodes the scene holds.
+    public var nodeCount: Int { store.nodeCount }
+
+    /// Whether a node with this id is in the scene.
+    public func contains(_ id: String) -> Bool { store.idToSlot[id] != nil }
+
     /// The current revision (bumped once by every call that changes the state).
     public var revision: Int { currentRevision }
 

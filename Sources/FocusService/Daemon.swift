@@ -84,6 +84,7 @@ public enum Daemon {
 /// Everything that lives on the event loop.
 final class DaemonCore {
     let hub: SceneHub
+    let memory: MemoryReturn
     let focus: FocusInterface
     let input: InputInterface
     let router: InputRouter
@@ -93,16 +94,23 @@ final class DaemonCore {
     var maxConnectionsPerUID: Int
     let logger: Logger
 
-    init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger) {
+    init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil) {
         let limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
-        hub = SceneHub(limits: limits)
-        focus = FocusInterface(hub: hub)
+        hub = SceneHub(
+            limits: limits,
+            caps: SceneHub.Caps(
+                scenesPerConnection: configuration.limits.maxScenesPerConnection,
+                scenesPerUid: configuration.limits.maxScenesPerUid,
+                nodesPerUid: configuration.limits.maxNodesPerUid))
+        memory = MemoryReturn(eventLoop: eventLoop)
+        focus = FocusInterface(hub: hub, worker: worker)
         router = InputRouter(eventLoop: eventLoop, hub: hub, matcher: ProfileMatcher(configuration: configuration))
         input = InputInterface(router: router)
         self.socketGID = socketGID
         access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
         maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         self.logger = logger
+        hub.nodesFreed = { [memory] nodes in memory.freed(nodes: nodes) }
     }
 }
 
@@ -163,13 +171,21 @@ final class DaemonService: Sendable {
         let socket = try SocketPlacement.resolve(options: options, configuration: configuration, logger: logger)
         let configuration = self.configuration
         let logger = self.logger
+        // One worker thread for requests too heavy for the loop (Lint); idle, it sleeps on a
+        // condition variable (no wake-ups).
+        let worker = NIOThreadPool(numberOfThreads: 1)
+        worker.start()
         let core = try loop.submit {
-            NIOLoopBound(DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger), eventLoop: loop)
+            NIOLoopBound(
+                DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger, worker: worker),
+                eventLoop: loop)
         }.wait()
 
         var serverConfiguration = VarlinkServer.Configuration()
         serverConfiguration.maxMessageSize = configuration.limits.maxMessageBytes
         serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
+        serverConfiguration.parser = worker
+        serverConfiguration.maxConnections = Self.connectionCap(configured: configuration.limits.maxConnections, logger: logger)
         serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
         serverConfiguration.logger = logger
         // Before the socket serves: the first client already sees the demo scene.
@@ -209,6 +225,7 @@ final class DaemonService: Sendable {
         try? loop.submit { core.value.router.releaseAll() }.wait()
         try? server.close().wait()
         try? group.syncShutdownGracefully()
+        try? worker.syncShutdownGracefully()
     }
 
     /// The Varlink service with focusd's three interfaces and its access hooks (on the loop).
@@ -241,7 +258,33 @@ final class DaemonService: Sendable {
         varlink.connectionClosed = { connection in
             core.value.hub.connectionClosed(connection.id)
         }
+        varlink.memoryReleased = { bytes in
+            core.value.memory.freed(messageBytes: bytes)
+        }
         return varlink
+    }
+
+    /// File descriptors kept for everything but connections: input devices, udev or inotify,
+    /// epoll, timers, the config and log files.
+    static let descriptorReserve = 64
+
+    /// The global connection cap: the configured one, else 4,096 lowered to stay
+    /// ``descriptorReserve`` under the soft `RLIMIT_NOFILE` (the unit sets `LimitNOFILE=8192`).
+    /// A configured cap above that is kept, with a warning: `accept` failing with EMFILE then
+    /// pauses accepting instead of spinning.
+    static func connectionCap(configured: Int?, logger: Logger) -> Int {
+        var limit = rlimit()
+        let known = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < rlim_t(1 << 30)
+        let descriptors = known ? Int(limit.rlim_cur) : 1 << 30
+        let ceiling = max(1, descriptors - descriptorReserve)
+        if let configured {
+            if configured > ceiling {
+                logger.warning(
+                    "maxConnections = \(configured) is above the file-descriptor limit (\(descriptors)) less a reserve of \(descriptorReserve): raise LimitNOFILE")
+            }
+            return configured
+        }
+        return min(4096, ceiling)
     }
 
     private func startInput(core: NIOLoopBound<DaemonCore>, loop: any EventLoop) -> InputLoop? {

@@ -1,5 +1,6 @@
-import CMalloc
 import FocusEngine
+import NIOCore
+import NIOPosix
 import Varlink
 
 /// `io.focusd.Focus` (and `io.focusd.Inspect`) served over Varlink: decodes each call's
@@ -9,11 +10,13 @@ import Varlink
 /// queued here (focus.md §11).
 final class FocusInterface {
     let hub: SceneHub
-    init(hub: SceneHub) {
+    /// Where `Lint` runs (nil: on the event loop). A lint of 20,000 candidates takes a quarter
+    /// of a second: on the loop, every other client and device would wait that long.
+    let worker: NIOThreadPool?
+    init(hub: SceneHub, worker: NIOThreadPool? = nil) {
         self.hub = hub
+        self.worker = worker
     }
-
-    private static let sceneCarrying: Set<String> = ["SetScene", "UpdateScene", "Lint"]
 
     // MARK: Parameters of each method
 
@@ -77,20 +80,14 @@ final class FocusInterface {
     // MARK: Dispatch
 
     func handle(_ context: VarlinkCallContext) throws(VarlinkError) {
-        if Self.sceneCarrying.contains(context.method) {
-            // The calls that carry whole scenes decode them through large transient JSON trees;
-            // glibc keeps the freed pages unless asked, so the daemon's memory would stay at its
-            // peak. Trimmed on the loop's next turn, once the Varlink layer has dropped the
-            // request (trimming inside the handler freed nothing of it). Rare calls: the trim
-            // costs far less than the decode.
-            context.connection.eventLoop.execute { _ = cmalloc_trim() }
-        }
+        // Memory a large call (its JSON tree, the decoded scene) or a dropped scene frees goes
+        // back to the system through MemoryReturn: the Varlink layer and the hub report it.
         let caller = context.connection.id
         do {
             switch context.method {
             case "SetScene":
                 let p = try context.decodeParameters(SetSceneParameters.self)
-                let (state, warnings) = try hub.setScene(p.scene, by: caller)
+                let (state, warnings) = try hub.setScene(p.scene, by: caller, uid: context.peer.uid)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case "UpdateScene":
                 let p = try context.decodeParameters(UpdateSceneParameters.self)
@@ -144,7 +141,29 @@ final class FocusInterface {
                 try monitor(context)
             case "Lint":
                 let p = try context.decodeParameters(SetSceneParameters.self)
-                try reply(context, ProblemsReply(problems: try hub.lint(p.scene)))
+                guard let worker else {
+                    try reply(context, ProblemsReply(problems: try hub.lint(p.scene)))
+                    break
+                }
+                // The scene is a value and lint touches nothing installed: it runs on the worker
+                // thread, and the reply goes out from the loop (later calls on this connection
+                // wait for it, as for any call).
+                let scene = p.scene
+                let limits = hub.limits
+                worker.runIfActive(eventLoop: context.connection.eventLoop) { () throws -> [Problem] in
+                    try SceneSession.lint(scene, limits: limits)
+                }.assumeIsolated().whenComplete { result in
+                    switch result {
+                    case .success(let problems):
+                        do { try context.reply(encoding: ProblemsReply(problems: problems)) } catch {
+                            context.fail(VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"]))
+                        }
+                    case .failure(let error as FocusError):
+                        context.fail(Self.varlinkError(error))
+                    case .failure:
+                        context.fail(VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"]))
+                    }
+                }
             default:
                 throw VarlinkError.methodNotImplemented(context.call.method)
             }
