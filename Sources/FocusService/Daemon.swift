@@ -111,6 +111,7 @@ final class DaemonCore {
         maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         self.logger = logger
         hub.nodesFreed = { [memory] nodes in memory.freed(nodes: nodes) }
+        focus.memory = memory
     }
 }
 

@@ -13,6 +13,8 @@ final class FocusInterface {
     /// Where `Lint` runs (nil: on the event loop). A lint of 20,000 candidates takes a quarter
     /// of a second: on the loop, every other client and device would wait that long.
     let worker: NIOThreadPool?
+    /// Told what a lint freed (its index and graph, built on the worker thread).
+    var memory: MemoryReturn?
     init(hub: SceneHub, worker: NIOThreadPool? = nil) {
         self.hub = hub
         self.worker = worker
@@ -140,19 +142,23 @@ final class FocusInterface {
             case "Monitor":
                 try monitor(context)
             case "Lint":
-                let p = try context.decodeParameters(SetSceneParameters.self)
                 guard let worker else {
+                    let p = try context.decodeParameters(SetSceneParameters.self)
                     try reply(context, ProblemsReply(problems: try hub.lint(p.scene)))
                     break
                 }
-                // The scene is a value and lint touches nothing installed: it runs on the worker
-                // thread, and the reply goes out from the loop (later calls on this connection
-                // wait for it, as for any call).
-                let scene = p.scene
+                // Decoding the scene and linting it touch nothing installed: both run on the
+                // worker thread, and the reply goes out from the loop (later calls on this
+                // connection wait for it, as for any call).
+                let parameters = context.call.parameters
                 let limits = hub.limits
+                let memory = self.memory
                 worker.runIfActive(eventLoop: context.connection.eventLoop) { () throws -> [Problem] in
-                    try SceneSession.lint(scene, limits: limits)
+                    let p = try parameters.decodeParameters(SetSceneParameters.self)
+                    return try SceneSession.lint(p.scene, limits: limits)
                 }.assumeIsolated().whenComplete { result in
+                    // The lint's index, moves and graph were freed on the worker thread.
+                    memory?.freed(bytes: 64 << 20)
                     switch result {
                     case .success(let problems):
                         do { try context.reply(encoding: ProblemsReply(problems: problems)) } catch {
@@ -160,6 +166,8 @@ final class FocusInterface {
                         }
                     case .failure(let error as FocusError):
                         context.fail(Self.varlinkError(error))
+                    case .failure(let error as VarlinkError):
+                        context.fail(error)
                     case .failure:
                         context.fail(VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"]))
                     }

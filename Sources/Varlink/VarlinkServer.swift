@@ -43,8 +43,9 @@ public final class VarlinkServer: Sendable {
         /// timer runs; streams that skipped replies are told to catch up once the queue is down to
         /// half of it (the hysteresis keeps a slow client from getting a snapshot per message).
         public var outgoingQueueLimit = 256 << 10
-        /// Bytes queued for one client past which it is disconnected at once (`nil`: twice
-        /// ``outgoingQueueLimit``). Only stream replies can take a queue there: calls are read and
+        /// Bytes queued for one client past which it is disconnected at once (`nil`:
+        /// ``outgoingQueueLimit`` plus the larger of itself and 256 KiB), each message counted
+        /// with what NIO holds for it beside its bytes. Only stream replies can take a queue there: calls are read and
         /// answered only while the queue is under ``outgoingQueueLimit``, so a reply to a call
         /// (however large) never trips it, but events that may not be coalesced (a `Monitor`'s
         /// commands) keep coming to a client that never reads.

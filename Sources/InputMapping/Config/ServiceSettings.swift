@@ -48,7 +48,7 @@ public struct LimitSettings: Hashable, Sendable {
     public var maxScenesPerConnection: Int = 8
     /// Scenes and nodes all of one uid's scenes may hold, persistent ones included (they outlive
     /// the connection that set them, so only a per-uid cap bounds them).
-    public var maxScenesPerUid: Int = 32
+    public var maxScenesPerUid: Int = 256
     public var maxNodesPerUid: Int = 400_000
     public var outgoingQueueBytes: Int = 256 * 1024
     /// Milliseconds a client may stay over its queue bound without write progress.
