@@ -253,12 +253,13 @@ public final class VarlinkConnection {
         while progress && isOpen {
             progress = false
             if dispatched >= Self.callsPerTurn {
-                // Fairness: a client that pipelined thousands of calls gets this many answered per
-                // loop turn, then the other clients' turn comes (10,000 Moves in one go held
-                // everyone else for 0.7 s).
+                // Fairness: a client that pipelined thousands of calls gets this many answered,
+                // then the other clients' turn comes (10,000 Moves in one go held everyone else
+                // for 0.7 s). Not `execute`: NIO runs tasks queued by tasks before it polls for
+                // I/O again; a task due a little later lets the loop poll first.
                 if !pumpScheduled {
                     pumpScheduled = true
-                    eventLoop.assumeIsolated().execute {
+                    eventLoop.assumeIsolated().scheduleTask(in: .microseconds(500)) {
                         self.pumpScheduled = false
                         self.pump()
                     }
