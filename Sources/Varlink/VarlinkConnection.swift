@@ -54,6 +54,9 @@ public final class VarlinkConnection {
     /// Calls of one connection answered per event-loop turn before others get theirs.
     private static let callsPerTurn = 32
     private var pumpScheduled = false
+    /// Calls this connection may still have answered before others get a turn.
+    private var turnBudget = callsPerTurn
+    private var budgetWindowStart = NIODeadline.now()
     /// Unparsed whole calls read ahead while replies are over the queue bound.
     private static let unparsedInputLimit = 1 << 20
     /// Whether the framer may hold a whole message not yet taken (false once `next()` said no).
@@ -249,10 +252,14 @@ public final class VarlinkConnection {
         guard !dispatching else { return }
         dispatching = true
         var progress = true
-        var dispatched = 0
         while progress && isOpen {
             progress = false
-            if dispatched >= Self.callsPerTurn {
+            if turnBudget <= 0, NIODeadline.now() - budgetWindowStart >= .milliseconds(1) {
+                // A client answered one call at a time never runs out within a millisecond.
+                turnBudget = Self.callsPerTurn
+                budgetWindowStart = .now()
+            }
+            if turnBudget <= 0 {
                 // Fairness: a client that pipelined thousands of calls gets this many answered,
                 // then the other clients' turn comes (10,000 Moves in one go held everyone else
                 // for 0.7 s). Not `execute`: NIO runs tasks queued by tasks before it polls for
@@ -261,6 +268,8 @@ public final class VarlinkConnection {
                     pumpScheduled = true
                     eventLoop.assumeIsolated().scheduleTask(in: .microseconds(500)) {
                         self.pumpScheduled = false
+                        self.turnBudget = Self.callsPerTurn
+                        self.budgetWindowStart = .now()
                         self.pump()
                     }
                 }
@@ -295,8 +304,9 @@ public final class VarlinkConnection {
                 current = context
                 service.dispatch(context)
                 if size >= Self.largeMessage { service.memoryReleased?(size) }
-                dispatched += 1
-                if dispatched >= Self.callsPerTurn { break }
+                // Spent across every pump of this turn: write completions call pump too.
+                turnBudget -= 1
+                if turnBudget <= 0 { break }
             }
         }
         dispatching = false
