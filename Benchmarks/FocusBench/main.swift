@@ -387,3 +387,41 @@ do {
 } catch {
     print("FocusBench: the scroll and collection benchmark failed: \(error)")
 }
+
+// MARK: - Many siblings in one UpdateScene (issue 11.3)
+
+/// Upserts `count` new tiles at index 0 of the root in one call, then removes every other one in
+/// one call; next to the same scene installed whole (the floor: every node built once).
+func siblingPatches(count: Int) throws -> (insert: Double, remove: Double, install: Double) {
+    let clock = ContinuousClock()
+    let tiles = (0..<count).map { i in
+        Node(id: "s\(i)", frame: Rect(x: Double(i % 300) * 6, y: Double(i / 300) * 3, width: 5, height: 2), focusable: true)
+    }
+    let root = Node(id: "root", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), children: [])
+    var session = try SceneSession(scene: Scene(name: "siblings", root: root))
+    let patches = tiles.map { NodePatch(parent: "root", index: 0, node: $0) }
+    let insert = try clock.measure { _ = try session.update(upsert: patches, remove: []) }
+    let removals = (0..<count).filter { $0.isMultiple(of: 2) }.map { "s\($0)" }
+    let remove = try clock.measure { _ = try session.update(upsert: [], remove: removals) }
+    var whole = root
+    whole.children = tiles
+    let install = try clock.measure { _ = try SceneSession(scene: Scene(name: "siblings", root: whole)) }
+    return (seconds(insert), seconds(remove), seconds(install))
+}
+
+do {
+    print("")
+    print("UpdateScene among many siblings: N upserts at index 0 in one call, then N/2 removals in one call")
+    print(pad("N", 9) + pad("inserts", 12, right: true) + pad("removals", 12, right: true) + pad("install whole", 15, right: true) + pad("inserts/install", 17, right: true))
+    var perNode: [Double] = []
+    for count in quick ? [10_000, 40_000] : [10_000, 40_000, 99_000] {
+        let (insert, remove, install) = try siblingPatches(count: count)
+        perNode.append(insert / Double(count))
+        print(pad(grouped(count), 9) + pad(format(insert * 1e3) + " ms", 12, right: true) + pad(format(remove * 1e3) + " ms", 12, right: true)
+              + pad(format(install * 1e3) + " ms", 15, right: true) + pad(format(insert / install) + "×", 17, right: true))
+    }
+    let growth = perNode.last! / perNode.first!
+    print("growth of the per-insert cost from the smallest N to the largest: \(format(growth, decimals: 2))×   goal ≤2× (near-linear)   \(verdict(growth <= 2))")
+} catch {
+    print("FocusBench: the sibling benchmark failed: \(error)")
+}

@@ -10,7 +10,10 @@
 //     round trip of a bare NUL-framed echo over the same kind of Unix socket;
 // (b) resident memory of the daemon with a 10,000-node scene and 8 monitoring clients;
 // (c) CPU wake-ups (context switches of all its threads) of an idle daemon with clients connected,
-//     over 10 s, without devices and with devices on an empty input directory.
+//     over 10 s, without devices and with devices on an empty input directory;
+// (d) with --hostile (only that): each expensive valid request of issue 11 on a fresh daemon, next
+//     to a client timing its own Move calls: the request's time, the daemon's peak memory, the
+//     other client's worst wait, whether the daemon survived, and its memory before and after.
 // Prints figures and PASS/FAIL next to each goal; asserts nothing.
 import FocusWire
 import Foundation
@@ -100,8 +103,8 @@ final class Daemon {
     var socket: String { directory + "/focusd.sock" }
     let process = Process()
 
-    init(_ extra: [String]) throws {
-        try "[limits]\nmaxConnectionsPerUid = 256\n".write(toFile: directory + "/focusd.toml", atomically: true, encoding: .utf8)
+    init(_ extra: [String], config: String = "[limits]\nmaxConnectionsPerUid = 256\n") throws {
+        try config.write(toFile: directory + "/focusd.toml", atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: focusdPath)
         process.arguments = ["--socket", socket, "--config", directory + "/focusd.toml", "--log-level", "warning"] + extra
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
@@ -450,7 +453,197 @@ func idleBenchmark(label: String, extra: [String]) throws {
     _ = streams
 }
 
+// MARK: (d) Hostile requests beside a client timing its own calls (issue 11)
+
+/// A raw connection (no reply parsing) for clients that send and never read.
+func rawConnect(_ path: String) -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = unixAddress(path)
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    if result != 0 { close(fd); return -1 }
+    return fd
+}
+
+func message(_ method: String, _ parameters: JSONValue) -> [UInt8] {
+    VarlinkCall(method: method, parameters: parameters).serialized() + [0]
+}
+
+/// Tiles all on one frame (Lint's worst case: every pair overlaps).
+func coincidentScene(_ name: String, count: Int) -> JSONValue {
+    let tiles: [JSONValue] = (0..<count).map { i in
+        ["id": .string("c\(i)"), "focusable": true, "frame": ["x": 100, "y": 100, "width": 50, "height": 50]]
+    }
+    return ["name": .string(name), "root": ["id": "root", "frame": ["x": 0, "y": 0, "width": 1920, "height": 1080], "children": .array(tiles)]]
+}
+
+func hostileBenchmark() throws {
+    print("\n(d) hostile requests, each on a fresh daemon, beside a client timing its own Move calls")
+    print("    goal: the other client's worst wait ≤ 20 ms (one 50 Hz frame), the daemon survives, memory back within a few MiB")
+    print("    request                                              its time   peak RSS   other's worst (p99)    survived  RSS start → after")
+    typealias Request = (name: String, run: (Daemon) throws -> Void)
+    let requests: [Request] = [
+        ("Lint, 3,000 candidates on one frame (4.5 M pairs)", { d in
+            _ = try d.connect().call("io.focusd.Focus.Lint", ["scene": coincidentScene("lint", count: 3_000)])
+        }),
+        ("Lint, 20,000 candidates on one frame (200 M pairs)", { d in
+            let client = try VarlinkClient(path: d.socket, timeout: .seconds(600))
+            _ = try client.call("io.focusd.Focus.Lint", ["scene": coincidentScene("lint", count: 20_000)])
+        }),
+        ("SetScene, 100,000 nodes (9 MiB)", { d in
+            _ = try d.connect().call("io.focusd.Focus.SetScene", ["scene": gridScene("big", columns: 399, rows: 250)])
+        }),
+        ("UpdateScene, 99,000 upserts at index 0, one call", { d in
+            let client = try d.connect()
+            _ = try client.call("io.focusd.Focus.SetScene", ["scene": gridScene("patched", columns: 1, rows: 1)])
+            let patches: [JSONValue] = (0..<99_000).map { i in
+                ["parent": "root", "index": 0, "node": ["id": .string("u\(i)"), "focusable": true,
+                                                       "frame": ["x": .double(Double(i % 300) * 6), "y": .double(Double(i / 300) * 3), "width": 5, "height": 2]]]
+            }
+            _ = try client.call("io.focusd.Focus.UpdateScene", ["scene": "patched", "upsert": .array(patches)])
+            let removals: [JSONValue] = (0..<99_000).filter { $0.isMultiple(of: 2) }.map { .string("u\($0)") }
+            _ = try client.call("io.focusd.Focus.UpdateScene", ["scene": "patched", "remove": .array(removals)])
+        }),
+        ("a 15 MiB message (GetInfo with 7.5 M ignored numbers)", { d in
+            let client = try d.connect()
+            var bytes = Array(#"{"method":"org.varlink.service.GetInfo","parameters":{"pad":["#.utf8)
+            bytes.reserveCapacity(15 << 20)
+            while bytes.count < (15 << 20) - 8 { bytes += [UInt8(ascii: "0"), UInt8(ascii: ",")] }
+            bytes[bytes.count - 1] = UInt8(ascii: "]")
+            bytes += Array("}}".utf8) + [0]
+            try client.sendRaw(bytes)
+            _ = try client.receive(timeout: .seconds(60))
+        }),
+        ("8 connections each holding 15 MiB of one unfinished message", { d in
+            let chunk = Array(#"{"method":"org.varlink.service.GetInfo","parameters":{"pad":""#.utf8) + [UInt8](repeating: 120, count: 15 << 20)
+            var fds: [Int32] = []
+            for _ in 0..<8 {
+                let fd = rawConnect(d.socket)
+                var offset = 0
+                while offset < chunk.count {
+                    let sent = chunk[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if sent <= 0 { break }
+                    offset += sent
+                }
+                fds.append(fd)
+            }
+            for fd in fds { close(fd) }
+        }),
+        ("200 monitors that never read, 20,000 command events", { d in
+            var fds: [Int32] = []
+            let monitor = message("io.focusd.Focus.Monitor", ["scene": "victim"])
+            var more = monitor
+            more.removeLast()
+            let call = Array(String(decoding: more, as: UTF8.self).dropLast().utf8) + Array(#","more":true}"#.utf8) + [0]
+            for _ in 0..<200 {
+                let fd = rawConnect(d.socket)
+                var small: Int32 = 4096
+                setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+                writeAll(fd, call)
+                fds.append(fd)
+            }
+            let flooder = try d.connect()
+            for _ in 0..<20_000 { _ = try flooder.call("io.focusd.Focus.Send", ["command": "menu", "scene": "victim"]) }
+            for fd in fds { close(fd) }
+        }),
+        ("one connection: 10 scenes of 100,000 nodes (6 refused)", { d in
+            let client = try d.connect()
+            for index in 0..<10 {
+                _ = try? client.call("io.focusd.Focus.SetScene", ["scene": gridScene("s\(index)", columns: 399, rows: 250)])
+            }
+        }),
+        ("10,000 Move calls written before any reply is read", { d in
+            let client = try d.connect()
+            var bytes: [UInt8] = []
+            for index in 0..<10_000 { bytes += message("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "victim"]) }
+            try client.sendRaw(bytes)
+            for _ in 0..<10_000 { _ = try client.receive(timeout: .seconds(30)) }
+        }),
+        ("1,000 connections opened and held", { d in
+            var fds: [Int32] = []
+            for _ in 0..<1_000 { fds.append(rawConnect(d.socket)) }
+            usleep(500_000)
+            for fd in fds where fd >= 0 { close(fd) }
+        }),
+    ]
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    for request in requests {
+        let daemon = try Daemon(["--no-devices"], config: "[limits]\nmaxConnectionsPerUid = 1100\n")
+        let owner = try daemon.connect()
+        _ = try owner.call("io.focusd.Focus.SetScene", ["scene": gridScene("victim", columns: 3, rows: 1)])
+        usleep(200_000)
+        let start = daemon.memory().resident
+        let stop = Atomic<Bool>(false)
+        let peak = Atomic<Int>(start)
+        let waits = Unchecked<[Double]>([])
+        let victimFailed = Atomic<Bool>(false)
+        let socketPath = daemon.socket
+        let pid = daemon.pid
+        let victim = Thread {
+            guard let client = try? VarlinkClient(path: socketPath, timeout: .seconds(120)) else { victimFailed.store(true, ordering: .relaxed); return }
+            var index = 0
+            while !stop.load(ordering: .relaxed) {
+                let before = now()
+                do {
+                    _ = try client.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "victim"])
+                } catch {
+                    victimFailed.store(true, ordering: .relaxed)
+                    return
+                }
+                waits.value.append(now() - before)
+                index += 1
+                usleep(1_000)
+            }
+        }
+        let sampler = Thread {
+            while !stop.load(ordering: .relaxed) {
+                let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+                if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                    let kib = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1])
+                {
+                    if kib > peak.load(ordering: .relaxed) { peak.store(kib, ordering: .relaxed) }
+                }
+                usleep(5_000)
+            }
+        }
+        victim.start()
+        sampler.start()
+        usleep(300_000)
+        let began = now()
+        var failure = ""
+        do { try request.run(daemon) } catch { failure = " (\(error))" }
+        let took = now() - began
+        usleep(500_000)
+        stop.store(true, ordering: .relaxed)
+        usleep(200_000)
+        let survived = kill(daemon.pid, 0) == 0 && daemon.process.isRunning && (try? owner.call("io.focusd.Focus.GetState", ["scene": "victim"])) != nil
+        usleep(1_000_000)
+        let after = daemon.memory().resident
+        let worst = waits.value.max() ?? .nan
+        let p99 = percentile(waits.value, 99)
+        let name = request.name.padding(toLength: 52, withPad: " ", startingAt: 0)
+        let line = "    \(name) \(format(took).leftPadded(9))  \(String(format: "%5.1f MiB", Double(peak.load(ordering: .relaxed)) / 1024))   "
+            + "\(format(worst).leftPadded(9)) (\(format(p99)))  \(verdict(worst <= 20)) "
+            + "\(survived && !victimFailed.load(ordering: .relaxed) ? "yes" : "NO ")   "
+            + String(format: "%.1f → %.1f MiB", Double(start) / 1024, Double(after) / 1024) + failure
+        print(line)
+        daemon.stop()
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
+
 print("ServiceBench — \(focusdPath)")
+if arguments.contains("--hostile") {
+    try hostileBenchmark()
+    exit(0)
+}
 try latencyBenchmark()
 let emptyInput = makeTemporaryDirectory()
 try memoryBenchmark()

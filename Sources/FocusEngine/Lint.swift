@@ -3,9 +3,46 @@
 // no remembered section focus), and the graph they form answers unreachable, asymmetric and
 // deadEnd; overlap uses the index to find neighbours, so a 20,000-candidate scene takes seconds.
 
+/// Lint lists at most this many problems of each kind; one more problem of the kind then says how
+/// many were left out. (20,000 candidates with coincident frames are 200 million overlapping
+/// pairs: listed whole they took 22 GB.)
+let lintProblemsPerKind = 1_000
+
+/// Index cells Lint may visit looking for overlaps before it stops and reports "at least".
+let lintOverlapVisitBudget = 4_000_000
+
 extension SceneStore {
-    /// The problems of this scene, by kind, then in tree order.
+    /// The problems of this scene, by kind, then in tree order; at most ``lintProblemsPerKind``
+    /// of each kind, then one saying how many more there are.
     mutating func lint() throws(FocusError) -> [Problem] {
+        var all = try lintUnbounded()
+        var result: [Problem] = []
+        var start = 0
+        while start < all.problems.count {
+            let kind = all.problems[start].kind
+            var end = start
+            while end < all.problems.count && all.problems[end].kind == kind { end += 1 }
+            let listed = min(end - start, lintProblemsPerKind)
+            result += all.problems[start..<(start + listed)]
+            var more = (end - start) - listed
+            var atLeast = false
+            if kind == .overlap {
+                more = all.overlapTotal - listed
+                atLeast = all.overlapIncomplete
+            }
+            if more > 0 || atLeast {
+                result.append(Problem(
+                    kind: kind, node: slots[root].id,
+                    message: "\(atLeast ? "at least " : "")\(more) more \(kind.rawValue) problems not listed (Lint lists at most \(lintProblemsPerKind) of each kind)"))
+            }
+            start = end
+        }
+        all.problems.removeAll()
+        return result
+    }
+
+    /// Every problem but overlaps, which are listed only up to the bound and counted.
+    private mutating func lintUnbounded() throws(FocusError) -> (problems: [Problem], overlapTotal: Int, overlapIncomplete: Bool) {
         // Candidates in tree order.
         var candidates: [Int] = []
         var pre = Array(repeating: -1, count: slots.count)
@@ -111,18 +148,8 @@ extension SceneStore {
                 }
             }
         }
-        for a in candidates {
-            guard let fa = frame(a) else { continue }
-            var others: [Int] = []
-            index.query(intersecting: fa) { b in
-                if slots[b].candidate, pre[b] > pre[a], let fb = frame(b),
-                   fa.intersectionArea(fb) > 0.5 * min(fa.width * fa.height, fb.width * fb.height) { others.append(b) }
-            }
-            for b in others.sorted(by: { pre[$0] < pre[$1] }) {
-                problems.append(Problem(kind: .overlap, node: slots[a].id, other: slots[b].id,
-                                        message: "'\(slots[a].id)' and '\(slots[b].id)' overlap by more than half of the smaller one"))
-            }
-        }
+        let overlaps = overlapProblems(candidates: candidates, pre: pre)
+        problems += overlaps.listed
         if let rf = frame(root), !rf.isEmpty {
             for c in candidates {
                 // Content of a scroll container is reached by scrolling: never offscreen.
@@ -133,7 +160,73 @@ extension SceneStore {
                 }
             }
         }
-        return problems
+        return (problems, overlaps.total, overlaps.incomplete)
+    }
+
+    /// Overlapping candidate pairs (by the first in tree order, then the second), without
+    /// enumerating pairs: candidates with the same frame form one group (k of them are k(k-1)/2
+    /// pairs, counted, not listed), the index is queried once per group, and pairs of groups
+    /// count |g|·|h|. Only the first ``lintProblemsPerKind`` pairs are built. Past
+    /// ``lintOverlapVisitBudget`` index visits the count is a lower bound (`incomplete`).
+    private func overlapProblems(candidates: [Int], pre: [Int]) -> (listed: [Problem], total: Int, incomplete: Bool) {
+        var groupOf: [Rect: Int] = [:]
+        var members: [[Int]] = []  // each in tree order
+        var frames: [Rect] = []
+        var groupOfSlot: [Int: Int] = [:]
+        for a in candidates {
+            guard let f = frame(a), !f.isEmpty else { continue }
+            if let g = groupOf[f] {
+                members[g].append(a)
+                groupOfSlot[a] = g
+            } else {
+                groupOf[f] = members.count
+                groupOfSlot[a] = members.count
+                members.append([a])
+                frames.append(f)
+            }
+        }
+        func overlapping(_ fa: Rect, _ fb: Rect) -> Bool {
+            fa.intersectionArea(fb) > 0.5 * min(fa.width * fa.height, fb.width * fb.height)
+        }
+        // Groups whose frames overlap each group's frame.
+        var neighbours = Array(repeating: [Int](), count: members.count)
+        var marker = Array(repeating: -1, count: members.count)
+        var visits = 0
+        var incomplete = false
+        var total = 0
+        for g in members.indices {
+            let k = members[g].count
+            total += k * (k - 1) / 2
+            if incomplete { continue }
+            marker[g] = g
+            index.query(intersecting: frames[g]) { b in
+                visits += 1
+                guard slots[b].candidate, let h = groupOfSlot[b], marker[h] != g, overlapping(frames[g], frames[h]) else { return }
+                marker[h] = g
+                neighbours[g].append(h)
+            }
+            if visits > lintOverlapVisitBudget { incomplete = true }
+        }
+        var directed = 0
+        for g in members.indices {
+            for h in neighbours[g] { directed += members[g].count * members[h].count }
+        }
+        total += directed / 2
+        // The first pairs in order: by the first node's tree order, then the second's.
+        var listed: [Problem] = []
+        outer: for a in candidates {
+            guard let g = groupOfSlot[a] else { continue }
+            if members[g].count == 1 && neighbours[g].isEmpty { continue }
+            var others = members[g].filter { pre[$0] > pre[a] }
+            for h in neighbours[g] { others += members[h].lazy.filter { pre[$0] > pre[a] } }
+            others.sort { pre[$0] < pre[$1] }
+            for b in others {
+                if listed.count == lintProblemsPerKind { break outer }
+                listed.append(Problem(kind: .overlap, node: slots[a].id, other: slots[b].id,
+                                      message: "'\(slots[a].id)' and '\(slots[b].id)' overlap by more than half of the smaller one"))
+            }
+        }
+        return (listed, total, incomplete)
     }
 }
 

@@ -113,6 +113,12 @@ public struct SceneSession: Sendable {
     /// The scene as last installed (after updates), for clients that draw it (rebuilt on each call).
     public var scene: Scene { store.sceneValue }
 
+    /// How many nodes the scene holds.
+    public var nodeCount: Int { store.nodeCount }
+
+    /// Whether a node with this id is in the scene.
+    public func contains(_ id: String) -> Bool { store.idToSlot[id] != nil }
+
     /// The current revision (bumped once by every call that changes the state).
     public var revision: Int { currentRevision }
 
@@ -184,6 +190,19 @@ public struct SceneSession: Sendable {
         store.clampIds = scrollIds()
         defer { store.clampIds = [] }
         var log: [Undo] = []
+        // New nodes go last in their parent at once; where one asked for an earlier index, the
+        // parent's children are put in the right order once, before anything reads the order
+        // (`flushOrder`): inserting at an index shifts every later sibling, so many inserts among
+        // many siblings would cost their product.
+        var pendingOrder: [Int: [(slot: Int, position: Int?)]] = [:]
+        var reorderedNames: (Set<String>, Set<String>) = ([], [])
+        func flushOrder() {
+            guard !pendingOrder.isEmpty else { return }
+            for (parent, inserts) in pendingOrder { store.reorderChildren(parent, inserts: inserts) }
+            pendingOrder.removeAll()
+            store.refreshFirstHolders(reorderedNames.0, accessibility: reorderedNames.1)
+            reorderedNames = ([], [])
+        }
         do throws(FocusError) {
             var check: [String] = []
             func removeLogged(_ s: Int) {
@@ -195,6 +214,32 @@ public struct SceneSession: Sendable {
                 if let index = p.index, index < 0 { throw .invalidParameter(parameter: "upsert") }
                 guard var parent = store.idToSlot[p.parent] else { throw .noSuchNode(id: p.parent) }
                 var position = p.index
+                if store.idToSlot[p.node.id] == nil {
+                    // A new node: appended now, put in its place by flushOrder.
+                    let count = store.slots[parent].children.count
+                    try store.validateInsert(p.node, parent: parent)
+                    try store.validatePlacements(p.node, parent: parent)
+                    let parentHadChildren = store.slots[parent].hadChildren
+                    let slot = try store.insertSubtree(p.node, parent: parent, at: count)
+                    log.append(.inserted(p.node.id, parent: p.parent, parentHadChildren: parentHadChildren))
+                    // A collection keeps its children in `index` order whatever the position.
+                    if store.collections[parent] == nil, pendingOrder[parent] != nil || (position ?? count) < count {
+                        pendingOrder[parent, default: []].append((slot, position))
+                        var stack = [p.node]
+                        while let n = stack.popLast() {
+                            for b in n.bindings ?? [] { reorderedNames.0.insert(b.name) }
+                            for b in n.accessibilityBindings ?? [] { reorderedNames.1.insert(b.name) }
+                            stack += n.children ?? []
+                        }
+                    }
+                    var stack = [p.node]
+                    while let n = stack.popLast() {
+                        check += (n.next ?? [:]).values.filter { !$0.isEmpty }
+                        stack += n.children ?? []
+                    }
+                    continue
+                }
+                flushOrder()
                 if let existing = store.idToSlot[p.node.id] {
                     if existing == store.root {
                         throw .invalidScene(reason: "the root cannot be replaced by an update; set the scene instead", node: p.node.id)
@@ -217,23 +262,84 @@ public struct SceneSession: Sendable {
                     stack += n.children ?? []
                 }
             }
+            flushOrder()
+            // Removals: checked in order as if one by one (an id inside one removed before is
+            // gone: NoSuchNode), then done as one batch, unless one removed node lies inside
+            // another removed later (rare: then one by one).
+            var tops: [Int] = []
+            var removing = Set<Int>()
+            var nested = false
             for id in remove {
-                guard let s = store.idToSlot[id] else { throw .noSuchNode(id: id) }
+                guard let s = store.idToSlot[id], !removing.contains(s) else { throw .noSuchNode(id: id) }
                 if s == store.root { throw .invalidScene(reason: "the root cannot be removed", node: id) }
-                removeLogged(s)
+                var a = store.slots[s].parent
+                while a >= 0 {
+                    if removing.contains(a) { throw .noSuchNode(id: id) }
+                    a = store.slots[a].parent
+                }
+                removing.insert(s)
+                tops.append(s)
+            }
+            for s in tops {
+                var a = store.slots[s].parent
+                while a >= 0 && !nested {
+                    if removing.contains(a) { nested = true }
+                    a = store.slots[a].parent
+                }
+            }
+            if nested {
+                for s in tops { removeLogged(s) }
+            } else if !tops.isEmpty {
+                // Logged so that undoing (last entry first) puts siblings back lowest index first.
+                let ordered = tops.sorted {
+                    let (a, b) = (store.slots[$0], store.slots[$1])
+                    return a.parent != b.parent ? a.parent < b.parent : a.indexInParent > b.indexInParent
+                }
+                for s in ordered {
+                    log.append(.removed(store.buildNode(s), parent: store.slots[store.slots[s].parent].id, index: store.slots[s].indexInParent))
+                }
+                check += store.removeSubtrees(tops)
             }
             for id in check where (store.nextRefs[id] ?? 0) > 0 && store.idToSlot[id] == nil {
                 throw .invalidScene(reason: "next target '\(id)' does not exist", node: store.referrer(of: id))
             }
         } catch {
+            pendingOrder.removeAll()  // the inserted nodes go again; the others kept their order
+            // Runs of inserted nodes go as one batch (one by one, undoing a patch of 99,000
+            // inserts that failed at its end would shift the siblings 99,000 times).
+            var run: [String] = []
+            // Whether each inserted node's parent had `children` before it (applied in log order
+            // reversed, so the earliest insert into a parent, applied last, wins).
+            var restoreChildren: [(parent: String, hadChildren: Bool)] = []
+            func undoInserted() {
+                guard !run.isEmpty else { return }
+                let slots = Set(run.compactMap { store.idToSlot[$0] })
+                let tops = slots.filter { s in
+                    var a = store.slots[s].parent
+                    while a >= 0 {
+                        if slots.contains(a) { return false }
+                        a = store.slots[a].parent
+                    }
+                    return true
+                }
+                store.removeSubtrees(Array(tops))
+                run.removeAll()
+                for (parent, hadChildren) in restoreChildren {
+                    if let p = store.idToSlot[parent] { store.slots[p].hadChildren = hadChildren }
+                }
+                restoreChildren.removeAll()
+            }
             for u in log.reversed() {
                 switch u {
                 case .inserted(let id, let parent, let parentHadChildren):
-                    store.removeSubtree(store.idToSlot[id]!)
-                    if let p = store.idToSlot[parent] { store.slots[p].hadChildren = parentHadChildren }
-                case .removed(let node, let parent, let index): _ = try? store.insertSubtree(node, parent: store.idToSlot[parent]!, at: index)
+                    run.append(id)
+                    restoreChildren.append((parent, parentHadChildren))
+                case .removed(let node, let parent, let index):
+                    undoInserted()
+                    _ = try? store.insertSubtree(node, parent: store.idToSlot[parent]!, at: index)
                 }
             }
+            undoInserted()
             throw error
         }
         var names = Set<BindingRegistry.Pair>()

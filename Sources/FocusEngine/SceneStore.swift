@@ -523,6 +523,128 @@ struct SceneStore: Sendable {
         unregisterScroll(slot)
     }
 
+    /// Removes the subtrees of `tops` (none inside another) as one batch, in time linear in what
+    /// goes plus the children of their parents: each parent's children are compacted and
+    /// renumbered once, ancestors' unions recomputed once, first binding holders found once.
+    /// (One by one, each removal shifted and renumbered all later siblings: removing 50,000 of
+    /// 99,000 siblings took 16–24 s.) Returns the ids removed.
+    @discardableResult
+    mutating func removeSubtrees(_ tops: [Int]) -> [String] {
+        var removed: [String] = []
+        var parents = Set<Int>()
+        var staleFirst: (Set<String>, Set<String>) = ([], [])
+        for top in tops {
+            let parent = slots[top].parent
+            let lost = slots[top].candCount
+            releaseSubtree(top, removed: &removed, staleFirst: &staleFirst)
+            parents.insert(parent)
+            var a = parent
+            while a >= 0 {
+                slots[a].candCount -= lost
+                a = slots[a].parent
+            }
+        }
+        // Compact each parent once; then every ancestor's union, deepest first.
+        var ancestors = Set<Int>()
+        for parent in parents {
+            let kept = slots[parent].children.filter { slots[$0].alive }
+            slots[parent].children = kept
+            for (i, c) in slots[parent].children.enumerated() { slots[c].indexInParent = i }
+            if slots[parent].children.isEmpty { aggregates[parent] = nil }
+            var a = parent
+            while a >= 0, ancestors.insert(a).inserted { a = slots[a].parent }
+        }
+        for a in ancestors.sorted(by: { slots[$0].depth > slots[$1].depth }) {
+            var union: Rect? = frame(a).flatMap { $0.isEmpty ? nil : $0 }
+            for c in slots[a].children {
+                if let cu = candUnion(c) { union = union.map { $0.union(cu) } ?? cu }
+            }
+            setAggregate(a, Aggregate(union: union, reach: reach(a)))
+            if isSection(a) { refreshTarget(a) }
+        }
+        for name in staleFirst.0 { bindings.first[name] = bindings.nodes[name].flatMap { firstInTreeOrder($0) } }
+        for name in staleFirst.1 { a11yBindings.first[name] = a11yBindings.nodes[name].flatMap { firstInTreeOrder($0) } }
+        sequence = nil
+        return removed
+    }
+
+    /// Puts `parent`'s children in the order a sequence of inserts would have given them, when
+    /// the inserted slots were appended instead: `inserts` are those slots, in the order they
+    /// were inserted, each with the index it asked for (nil: last). The children before them
+    /// keep their relative order. O((children + inserts) log) for any mix of indices, where
+    /// inserting one by one shifted and renumbered the later siblings each time (99,000
+    /// upserts at index 0 took 7.3 s).
+    mutating func reorderChildren(_ parent: Int, inserts: [(slot: Int, position: Int?)]) {
+        let kids = slots[parent].children
+        let total = kids.count
+        let before = total - inserts.count
+        // Every child as an insert: the old ones first, at the end, in order.
+        var positions = [Int](repeating: 0, count: total)
+        for i in 0..<before { positions[i] = i }
+        for (j, insert) in inserts.enumerated() {
+            let size = before + j
+            positions[before + j] = min(insert.position ?? size, size)
+        }
+        // Backwards, each insert takes the (position+1)-th place still free (a Fenwick tree).
+        guard total > 0 else { return }
+        var tree = [Int](repeating: 0, count: total + 1)
+        for i in 1...total {
+            tree[i] += 1
+            let up = i + (i & -i)
+            if up <= total { tree[up] += tree[i] }
+        }
+        var top = 1
+        while top * 2 <= total { top *= 2 }
+        var order = [Int](repeating: -1, count: total)
+        for k in stride(from: total - 1, through: 0, by: -1) {
+            var rank = positions[k] + 1, at = 0, step = top
+            while step > 0 {
+                if at + step <= total && tree[at + step] < rank {
+                    at += step
+                    rank -= tree[at]
+                }
+                step /= 2
+            }
+            // `at + 1` is the place (1-based).
+            order[at] = k < before ? kids[k] : inserts[k - before].slot
+            var i = at + 1
+            while i <= total {
+                tree[i] -= 1
+                i += i & -i
+            }
+        }
+        slots[parent].children = order
+        for (i, c) in order.enumerated() { slots[c].indexInParent = i }
+        sequence = nil
+    }
+
+    /// Finds the first holders of `names` again (after a reorder changed the tree order).
+    mutating func refreshFirstHolders(_ names: Set<String>, accessibility: Set<String>) {
+        for name in names { bindings.first[name] = bindings.nodes[name].flatMap { firstInTreeOrder($0) } }
+        for name in accessibility { a11yBindings.first[name] = a11yBindings.nodes[name].flatMap { firstInTreeOrder($0) } }
+    }
+
+    /// Unregisters and frees `top` and its subtree, leaving it in its parent's children.
+    private mutating func releaseSubtree(_ top: Int, removed: inout [String], staleFirst: inout (Set<String>, Set<String>)) {
+        var stack = [top]
+        while let s = stack.popLast() {
+            stack.append(contentsOf: slots[s].children)
+            for b in node(s).bindings ?? [] where bindings.first[b.name] == s { staleFirst.0.insert(b.name) }
+            for b in node(s).accessibilityBindings ?? [] where a11yBindings.first[b.name] == s { staleFirst.1.insert(b.name) }
+            unregister(s)
+            index.set(s, nil)
+            idToSlot[slots[s].id] = nil
+            removed.append(slots[s].id)
+            slots[s].alive = false
+            slots[s].candidate = false
+            slots[s].children = []
+            aggregates[s] = nil
+            slots[s].box = nil
+            free.append(s)
+            nodeCount -= 1
+        }
+    }
+
     /// Removes `top` and its subtree; returns the ids removed.
     @discardableResult
     mutating func removeSubtree(_ top: Int) -> [String] {

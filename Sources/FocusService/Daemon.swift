@@ -1,3 +1,4 @@
+import CMalloc
 import FocusEngine
 import FocusWire
 import InputDevices
@@ -52,6 +53,7 @@ public enum Daemon {
         // Blocked before any thread starts, so every thread inherits the mask and only the
         // main thread's sigwaitinfo takes these signals.
         let signals = SignalSet.block([SIGTERM, SIGINT, SIGHUP])
+        _ = cmalloc_single_arena()
         let logger = Logger(label: "focusd")
         let config = try loadConfiguration(options.configPath)
         for warning in config.warnings { logger.warning("\(options.configPath ?? defaultConfigPath): \(warning)") }
@@ -97,6 +99,7 @@ public enum Daemon {
 /// Everything that lives on the event loop.
 final class DaemonCore {
     let hub: SceneHub
+    let memory: MemoryReturn
     let focus: FocusInterface
     let input: InputInterface
     let router: InputRouter
@@ -115,16 +118,24 @@ final class DaemonCore {
     var webSocketServer: VarlinkWebSocketServer?
     let logger: Logger
 
-    init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger) {
+    init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil) {
         let limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
-        hub = SceneHub(limits: limits)
-        focus = FocusInterface(hub: hub, logger: logger)
+        hub = SceneHub(
+            limits: limits,
+            caps: SceneHub.Caps(
+                scenesPerConnection: configuration.limits.maxScenesPerConnection,
+                scenesPerUid: configuration.limits.maxScenesPerUid,
+                nodesPerUid: configuration.limits.maxNodesPerUid))
+        memory = MemoryReturn(eventLoop: eventLoop)
+        focus = FocusInterface(hub: hub, logger: logger, worker: worker)
         router = InputRouter(eventLoop: eventLoop, hub: hub, matcher: ProfileMatcher(configuration: configuration))
         input = InputInterface(router: router)
         self.socketGID = socketGID
         access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
         maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         self.logger = logger
+        hub.nodesFreed = { [memory] nodes in memory.freed(nodes: nodes) }
+        focus.memory = memory
     }
 
     /// The access policy of `configuration`, WebSocket clients included.
@@ -194,13 +205,21 @@ final class DaemonService: Sendable {
         let socket = try SocketPlacement.resolve(options: options, configuration: configuration, logger: logger)
         let configuration = self.configuration
         let logger = self.logger
+        // One worker thread for requests too heavy for the loop (Lint); idle, it sleeps on a
+        // condition variable (no wake-ups).
+        let worker = NIOThreadPool(numberOfThreads: 1)
+        worker.start()
         let core = try loop.submit {
-            NIOLoopBound(DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger), eventLoop: loop)
+            NIOLoopBound(
+                DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger, worker: worker),
+                eventLoop: loop)
         }.wait()
 
         var serverConfiguration = VarlinkServer.Configuration()
         serverConfiguration.maxMessageSize = configuration.limits.maxMessageBytes
         serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
+        serverConfiguration.parser = worker
+        serverConfiguration.maxConnections = Self.connectionCap(configured: configuration.limits.maxConnections, logger: logger)
         serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
         serverConfiguration.logger = logger
         // Before the socket serves: the first client already sees the demo scene.
@@ -271,6 +290,7 @@ final class DaemonService: Sendable {
         try? webSocketServer?.close().wait()
         try? server.close().wait()
         try? group.syncShutdownGracefully()
+        try? worker.syncShutdownGracefully()
     }
 
     /// The Varlink service with focusd's three interfaces and its access hooks (on the loop).
@@ -309,6 +329,9 @@ final class DaemonService: Sendable {
         varlink.connectionClosed = { connection in
             core.value.hub.connectionClosed(connection.id)
         }
+        varlink.memoryReleased = { bytes in
+            core.value.memory.freed(messageBytes: bytes)
+        }
         return varlink
     }
 
@@ -342,6 +365,29 @@ final class DaemonService: Sendable {
             + (settings.token == nil ? "no token" : "token required") + (options.demo ? ", demo page at http://\(address)/" : "")
         logger.info("\(summary)")
         return (address, webSocket)
+    }
+
+    /// File descriptors kept for everything but connections: input devices, udev or inotify,
+    /// epoll, timers, the config and log files.
+    static let descriptorReserve = 64
+
+    /// The global connection cap: the configured one, else 4,096 lowered to stay
+    /// ``descriptorReserve`` under the soft `RLIMIT_NOFILE` (the unit sets `LimitNOFILE=8192`).
+    /// A configured cap above that is kept, with a warning: `accept` failing with EMFILE then
+    /// pauses accepting instead of spinning.
+    static func connectionCap(configured: Int?, logger: Logger) -> Int {
+        var limit = rlimit()
+        let known = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < rlim_t(1 << 30)
+        let descriptors = known ? Int(limit.rlim_cur) : 1 << 30
+        let ceiling = max(1, descriptors - descriptorReserve)
+        if let configured {
+            if configured > ceiling {
+                logger.warning(
+                    "maxConnections = \(configured) is above the file-descriptor limit (\(descriptors)) less a reserve of \(descriptorReserve): raise LimitNOFILE")
+            }
+            return configured
+        }
+        return min(4096, ceiling)
     }
 
     private func startInput(core: NIOLoopBound<DaemonCore>, loop: any EventLoop) -> InputLoop? {
@@ -392,6 +438,10 @@ final class DaemonService: Sendable {
         core.router.reconfigure(matcher)
         core.maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         core.hub.limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
+        core.hub.caps = SceneHub.Caps(
+            scenesPerConnection: configuration.limits.maxScenesPerConnection,
+            scenesPerUid: configuration.limits.maxScenesPerUid,
+            nodesPerUid: configuration.limits.maxNodesPerUid)
         core.access = core.makeAccess(configuration)
         if let server = core.webSocketServer {
             let settings = configuration.websocket
@@ -441,6 +491,7 @@ final class DaemonService: Sendable {
         compare("limits", "maxMessageBytes", old.maxMessageBytes, new.maxMessageBytes) { "\($0)" }
         compare("limits", "outgoingQueueBytes", old.outgoingQueueBytes, new.outgoingQueueBytes) { "\($0)" }
         compare("limits", "slowClientTimeout", old.slowClientTimeoutMs, new.slowClientTimeoutMs) { "\(Double($0) / 1000)" }
+        compare("limits", "maxConnections", old.maxConnections, new.maxConnections) { $0.map { "\($0)" } ?? "the default" }
         compare("socket", "path", running.socket.path, reloaded.socket.path) { $0.map { "\"\($0)\"" } ?? "the default" }
         compare("socket", "group", running.socket.group, reloaded.socket.group) { $0.map { "\"\($0)\"" } ?? "the default" }
         compare("socket", "mode", running.socket.mode, reloaded.socket.mode) { $0.map { "0o" + String($0, radix: 8) } ?? "the default" }

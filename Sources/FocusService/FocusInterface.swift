@@ -1,6 +1,7 @@
-import CMalloc
 import FocusEngine
 import Logging
+import NIOCore
+import NIOPosix
 import Varlink
 
 /// `io.focusd.Focus` (and `io.focusd.Inspect`) served over Varlink: decodes each call's
@@ -12,9 +13,15 @@ final class FocusInterface {
     let hub: SceneHub
     /// Where warnings go besides the reply (focus.md §5: ambiguous bindings in the reply and the log).
     let logger: Logger
-    init(hub: SceneHub, logger: Logger = Logger(label: "focusd")) {
+    /// Where `Lint` runs (nil: on the event loop). A lint of 20,000 candidates takes a quarter
+    /// of a second: on the loop, every other client and device would wait that long.
+    let worker: NIOThreadPool?
+    /// Told what a lint freed (its index and graph, built on the worker thread).
+    var memory: MemoryReturn?
+    init(hub: SceneHub, logger: Logger = Logger(label: "focusd"), worker: NIOThreadPool? = nil) {
         self.hub = hub
         self.logger = logger
+        self.worker = worker
     }
 
     /// Logs a call's warnings about scene `scene` (nil: the active one).
@@ -23,8 +30,6 @@ final class FocusInterface {
             logger.warning("scene '\(scene ?? hub.activeName ?? "")': \(warning)")
         }
     }
-
-    private static let sceneCarrying: Set<String> = ["SetScene", "UpdateScene", "Lint"]
 
     // MARK: Parameters of each method
 
@@ -94,20 +99,14 @@ final class FocusInterface {
     // MARK: Dispatch
 
     func handle(_ context: VarlinkCallContext) throws(VarlinkError) {
-        if Self.sceneCarrying.contains(context.method) {
-            // The calls that carry whole scenes decode them through large transient JSON trees;
-            // glibc keeps the freed pages unless asked, so the daemon's memory would stay at its
-            // peak. Trimmed on the loop's next turn, once the Varlink layer has dropped the
-            // request (trimming inside the handler freed nothing of it). Rare calls: the trim
-            // costs far less than the decode.
-            context.connection.eventLoop.execute { _ = cmalloc_trim() }
-        }
+        // Memory a large call (its JSON tree, the decoded scene) or a dropped scene frees goes
+        // back to the system through MemoryReturn: the Varlink layer and the hub report it.
         let caller = context.connection.id
         do {
             switch context.method {
             case "SetScene":
                 let p = try context.decodeParameters(SetSceneParameters.self)
-                let (state, warnings) = try hub.setScene(p.scene, by: caller)
+                let (state, warnings) = try hub.setScene(p.scene, by: caller, uid: context.peer.uid)
                 log(warnings, scene: p.scene.name)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case "UpdateScene":
@@ -169,8 +168,36 @@ final class FocusInterface {
             case "Monitor":
                 try monitor(context)
             case "Lint":
-                let p = try context.decodeParameters(SetSceneParameters.self)
-                try reply(context, ProblemsReply(problems: try hub.lint(p.scene)))
+                guard let worker else {
+                    let p = try context.decodeParameters(SetSceneParameters.self)
+                    try reply(context, ProblemsReply(problems: try hub.lint(p.scene)))
+                    break
+                }
+                // Decoding the scene and linting it touch nothing installed: both run on the
+                // worker thread, and the reply goes out from the loop (later calls on this
+                // connection wait for it, as for any call).
+                let parameters = context.call.parameters
+                let limits = hub.limits
+                let memory = self.memory
+                worker.runIfActive(eventLoop: context.connection.eventLoop) { () throws -> [Problem] in
+                    let p = try parameters.decodeParameters(SetSceneParameters.self)
+                    return try SceneSession.lint(p.scene, limits: limits)
+                }.assumeIsolated().whenComplete { result in
+                    // The lint's index, moves and graph were freed on the worker thread.
+                    memory?.freed(bytes: 64 << 20)
+                    switch result {
+                    case .success(let problems):
+                        do { try context.reply(encoding: ProblemsReply(problems: problems)) } catch {
+                            context.fail(VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"]))
+                        }
+                    case .failure(let error as FocusError):
+                        context.fail(Self.varlinkError(error))
+                    case .failure(let error as VarlinkError):
+                        context.fail(error)
+                    case .failure:
+                        context.fail(VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"]))
+                    }
+                }
             default:
                 throw VarlinkError.methodNotImplemented(context.call.method)
             }

@@ -30,8 +30,35 @@ public final class SceneHub {
         var session: SceneSession
         /// nil for a persistent scene (any allowed client may replace or remove it).
         var owner: ConnectionID?
+        /// Who set it last (a persistent scene too), for the per-connection and per-uid caps;
+        /// nil: the daemon's own (the demo scene), which no cap counts.
+        var setter: Setter?
         /// Larger is more recent; used to fall back when the active scene is removed.
         var activatedAt: UInt64
+    }
+
+    /// The connection and uid a scene is charged to.
+    public struct Setter: Hashable, Sendable {
+        public var connection: ConnectionID
+        public var uid: UInt32
+        public init(connection: ConnectionID, uid: UInt32) {
+            self.connection = connection
+            self.uid = uid
+        }
+    }
+
+    /// What one client may hold (service.md §2: nothing a client sends may grow the daemon
+    /// without bound). Persistent scenes count for the uid that set them after their connection
+    /// closes, which is why uids are capped, not only connections.
+    public struct Caps: Sendable {
+        public var scenesPerConnection: Int
+        public var scenesPerUid: Int
+        public var nodesPerUid: Int
+        public init(scenesPerConnection: Int = .max, scenesPerUid: Int = .max, nodesPerUid: Int = .max) {
+            self.scenesPerConnection = scenesPerConnection
+            self.scenesPerUid = scenesPerUid
+            self.nodesPerUid = nodesPerUid
+        }
     }
 
     public struct MonitorID: Hashable, Sendable {
@@ -51,6 +78,10 @@ public final class SceneHub {
             for name in entries.keys { entries[name]!.session.limits = limits }
         }
     }
+    public var caps: Caps
+    /// Called after scenes were dropped or replaced, with roughly how many nodes went (the
+    /// daemon hands large amounts of freed memory back to the system).
+    public var nodesFreed: ((Int) -> Void)?
     private var entries: [String: Entry] = [:]
     public private(set) var activeName: String?
     private var clock: UInt64 = 0
@@ -69,8 +100,9 @@ public final class SceneHub {
         public var memory: [String: String]
     }
 
-    public init(limits: Limits = Limits()) {
+    public init(limits: Limits = Limits(), caps: Caps = Caps()) {
         self.limits = limits
+        self.caps = caps
     }
 
     // MARK: Reading
@@ -112,19 +144,26 @@ public final class SceneHub {
 
     /// `SetScene`: create the scene (it becomes active) or replace it (focus kept when its node
     /// survives). Another connection's scene: `SceneOwned`. A persistent scene has no owner.
-    public func setScene(_ scene: Scene, by connection: ConnectionID) throws(FocusError) -> (FocusState, [String]) {
+    public func setScene(_ scene: Scene, by connection: ConnectionID, uid: UInt32? = nil) throws(FocusError) -> (FocusState, [String]) {
         let owner: ConnectionID? = scene.persist == true ? nil : connection
+        let setter = uid.map { Setter(connection: connection, uid: $0) }
+        if let entry = entries[scene.name], let current = entry.owner, current != connection {
+            throw .sceneOwned(scene: scene.name)
+        }
+        if let setter { try checkCaps(setter, replacing: scene.name, newScene: true, addedNodes: Self.count(scene.root)) }
         if var entry = entries[scene.name] {
-            if let current = entry.owner, current != connection { throw .sceneOwned(scene: scene.name) }
+            let before = entry.session.nodeCount
             let outcome = try entry.session.replace(with: scene)
             entry.owner = owner
+            entry.setter = setter
             entries[scene.name] = entry
+            nodesFreed?(before)
             deliver(outcome.events, scene: scene.name)  // the engine's own `scene` event leads them
             return (entry.session.state(active: scene.name == activeName), outcome.warnings)
         }
         let session = try SceneSession(scene: scene, limits: limits)
         clock += 1
-        entries[scene.name] = Entry(session: session, owner: owner, activatedAt: clock)
+        entries[scene.name] = Entry(session: session, owner: owner, setter: setter, activatedAt: clock)
         activeName = scene.name
         // Named monitors that outlived an earlier scene of this name learn of the new one;
         // monitors that follow the active scene are told it changed.
@@ -139,10 +178,65 @@ public final class SceneHub {
     ) throws(FocusError) -> (FocusState, [String]) {
         guard let owner = entries[name].map({ $0.owner }) else { throw .noSuchScene(scene: name) }
         if let owner, owner != connection { throw .sceneOwned(scene: name) }
+        if let setter = entries[name]!.setter, !upsert.isEmpty {
+            // Nodes the patch adds (ids not yet in the scene); what it removes is not subtracted,
+            // so the check errs on the safe side and costs only the patch's size.
+            let session = entries[name]!.session
+            var added = 0
+            for patch in upsert { added += Self.count(patch.node) { !session.contains($0) } }
+            try checkCaps(setter, replacing: name, newScene: false, addedNodes: added)
+        }
+        let before = entries[name]!.session.nodeCount
         // In place, as in withSession: an update of one node must not copy the scene.
         let outcome = try entries[name]!.session.update(upsert: upsert, remove: remove)
         deliver(outcome.events, scene: name)
+        let after = entries[name]!.session.nodeCount
+        if after < before { nodesFreed?(before - after) }
         return (entries[name]!.session.state(active: name == activeName), outcome.warnings)
+    }
+
+    /// Nodes in the subtree of `node` (those whose id passes `counted`).
+    private static func count(_ node: Node, where counted: (String) -> Bool = { _ in true }) -> Int {
+        var total = 0
+        var stack = [node]
+        while let next = stack.popLast() {
+            if counted(next.id) { total += 1 }
+            if let children = next.children { stack.append(contentsOf: children) }
+        }
+        return total
+    }
+
+    /// Refuses a scene (`newScene`) or an update adding `addedNodes` to `name` that would take
+    /// its setter past a cap: `InvalidScene` naming the cap and the config key that sets it.
+    private func checkCaps(_ setter: Setter, replacing name: String, newScene: Bool, addedNodes: Int) throws(FocusError) {
+        var connectionScenes = 0, uidScenes = 0, uidNodes = 0
+        for (other, entry) in entries {
+            guard let charged = entry.setter else { continue }
+            // A scene being replaced is counted as the new one, not twice.
+            if newScene && other == name { continue }
+            if charged.connection == setter.connection { connectionScenes += 1 }
+            if charged.uid == setter.uid {
+                uidScenes += 1
+                uidNodes += entry.session.nodeCount
+            }
+        }
+        if newScene {
+            if connectionScenes + 1 > caps.scenesPerConnection {
+                throw .invalidScene(
+                    reason: "this connection already has \(connectionScenes) scenes, the limit (maxScenesPerConnection = \(caps.scenesPerConnection))",
+                    node: nil)
+            }
+            if uidScenes + 1 > caps.scenesPerUid {
+                throw .invalidScene(
+                    reason: "uid \(setter.uid) already has \(uidScenes) scenes, persistent ones included, the limit (maxScenesPerUid = \(caps.scenesPerUid))",
+                    node: nil)
+            }
+        }
+        if uidNodes + addedNodes > caps.nodesPerUid {
+            throw .invalidScene(
+                reason: "uid \(setter.uid) would hold \(uidNodes + addedNodes) nodes in all its scenes, over the limit (maxNodesPerUid = \(caps.nodesPerUid))",
+                node: nil)
+        }
     }
 
     /// `RemoveScene`. Another connection's scene: `SceneOwned`.
@@ -173,6 +267,7 @@ public final class SceneHub {
     private func drop(_ name: String) {
         guard let entry = entries.removeValue(forKey: name) else { return }
         lastMoves[name] = nil
+        defer { nodesFreed?(entry.session.nodeCount) }
         let wasActive = activeName == name
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
         for monitor in monitors.values where monitor.scene == name {

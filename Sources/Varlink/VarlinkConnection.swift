@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOPosix
 import Synchronization
 
 private let connectionCounter = Atomic<UInt64>(0)
@@ -36,6 +37,11 @@ public final class VarlinkConnection {
     private var dispatching = false
     private var inputClosed = false
     private var readHeld = false
+    /// A large message is being parsed on ``VarlinkServer/Configuration/parser``; later input
+    /// waits for it (calls are answered in order).
+    private var parsing = false
+    /// This connection's partly received bytes as counted in its uid's tally.
+    private var countedPartialInput = 0
     private var inChannelRead = false
     private var needsFlush = false
     private var behindStreams: [ObjectIdentifier: VarlinkStream] = [:]
@@ -47,6 +53,18 @@ public final class VarlinkConnection {
     /// Reads are held while this many bytes of calls wait behind the current one.
     private static let pendingCallByteLimit = 1 << 20
     private static let pendingCallCountLimit = 128
+    /// Calls of one connection answered per event-loop turn before others get theirs.
+    private static let callsPerTurn = 32
+    private var pumpScheduled = false
+    /// Calls this connection may still have answered before others get a turn.
+    private var turnBudget = callsPerTurn
+    private var budgetWindowStart = NIODeadline.now()
+    /// Unparsed whole calls read ahead while replies are over the queue bound.
+    private static let unparsedInputLimit = 1 << 20
+    /// Whether the framer may hold a whole message not yet taken (false once `next()` said no).
+    private var framerHasMessage = false
+    /// A call this large is reported to ``VarlinkService/memoryReleased`` once dispatched.
+    private static let largeMessage = 64 << 10
 
     /// A fresh process-wide connection number.
     static func nextID() -> UInt64 {
@@ -91,6 +109,19 @@ public final class VarlinkConnection {
         channelContext?.channel.closeFuture ?? eventLoop.makeSucceededVoidFuture()
     }
 
+    /// Messages queued and not yet written.
+    private var queuedMessages = 0
+    /// What a queued message costs beyond its bytes (NIO's buffer, pending-write entry and
+    /// promise, measured: 200 monitors cut at 512 KiB of ~150-byte events held 387 MiB).
+    static let perMessageCost = 384
+    /// The memory the queue holds, counted for the hard cap.
+    private var queuedCost: Int { queuedBytes + queuedMessages * Self.perMessageCost }
+
+    /// The queue size past which the connection is cut at once.
+    var outgoingQueueHardLimit: Int {
+        configuration.outgoingQueueHardLimit ?? configuration.outgoingQueueLimit + max(configuration.outgoingQueueLimit, 256 << 10)
+    }
+
     /// Whether more than ``VarlinkServer/Configuration/outgoingQueueLimit`` bytes are queued.
     public var isOverQueueLimit: Bool { queuedBytes > configuration.outgoingQueueLimit }
 
@@ -126,6 +157,7 @@ public final class VarlinkConnection {
     func channelRead(_ bytes: ByteBuffer) {
         inChannelRead = true
         framer.append(bytes)
+        framerHasMessage = true
         processInput()
     }
 
@@ -139,16 +171,18 @@ public final class VarlinkConnection {
 
     func inputDidClose() {
         inputClosed = true
-        if framer.pendingBytes > 0 {
-            protocolViolation(.truncatedMessage)
-            return
-        }
-        closeIfFinished()
+        pump()  // complete calls may still wait in the framer; a partial one is a truncation
     }
 
     func channelInactive() {
         guard isOpen else { return }
         isOpen = false
+        let held = framer.pendingBytes + queuedBytes + pendingCallBytes
+        if held > 0 { service.memoryReleased?(held) }
+        if countedPartialInput > 0 {
+            service.partialInput[peer.uid, default: 0] -= countedPartialInput
+            countedPartialInput = 0
+        }
         stallCheck?.cancel()
         stallCheck = nil
         let call = current
@@ -165,12 +199,15 @@ public final class VarlinkConnection {
     }
 
     /// Whether to pass a read request on to the socket (false holds reads as backpressure).
-    /// Reads are also held while the client has more replies unread than the queue bound: a
-    /// client that pipelines calls and never reads must not grow the daemon (the stall timer
-    /// then cuts it off).
+    /// While the client has more replies unread than the queue bound, its calls are not parsed
+    /// or answered; up to ``unparsedInputLimit`` bytes of them are still read (kept as bytes), so
+    /// a client that writes thousands of calls before it reads a reply is not deadlocked against
+    /// its own replies. Past that, reads are held: a client that pipelines and never reads
+    /// grows the daemon by at most that much (and the stall timer cuts it off).
     func shouldRead() -> Bool {
-        if pendingCallBytes >= Self.pendingCallByteLimit || pendingCalls.count >= Self.pendingCallCountLimit || !accepted
-            || isOverQueueLimit
+        let backlog = framerHasMessage && framer.pendingBytes >= Self.unparsedInputLimit
+        if !accepted || parsing || backlog || pendingCallBytes >= Self.pendingCallByteLimit
+            || pendingCalls.count >= Self.pendingCallCountLimit
         {
             readHeld = true
             return false
@@ -199,41 +236,148 @@ public final class VarlinkConnection {
         dispatchPending()
     }
 
+    /// Whether more calls may be parsed now: not while replies are over the queue bound (the
+    /// calls stay unparsed in the framer, a few bytes each) nor while many parsed calls wait.
+    private var mayParse: Bool {
+        !isOverQueueLimit && pendingCallBytes < Self.pendingCallByteLimit && pendingCalls.count < Self.pendingCallCountLimit
+    }
+
     private func processInput() {
-        guard accepted, isOpen else { return }
-        do {
-            while isOpen, let message = try framer.next() {
-                let call = try VarlinkCall(message: message.readableBytesView, depthLimit: configuration.maxDepth)
-                pendingCalls.append((call, message.readableBytes))
-                pendingCallBytes += message.readableBytes
+        pump()
+    }
+
+    private func dispatchPending() {
+        pump()
+    }
+
+    /// Parses and dispatches what can be, in order, then releases held reads and notices the
+    /// end of input. Reentrant calls (a call answered from inside its dispatch) return at once:
+    /// the outer pass goes on.
+    private func pump() {
+        guard !dispatching else { return }
+        dispatching = true
+        var progress = true
+        while progress && isOpen {
+            progress = false
+            if turnBudget <= 0, NIODeadline.now() - budgetWindowStart >= .milliseconds(1) {
+                // A client answered one call at a time never runs out within a millisecond.
+                turnBudget = Self.callsPerTurn
+                budgetWindowStart = .now()
             }
-        } catch {
-            protocolViolation(error)
+            if turnBudget <= 0 {
+                // Fairness: a client that pipelined thousands of calls gets this many answered,
+                // then the other clients' turn comes (10,000 Moves in one go held everyone else
+                // for 0.7 s). Not `execute`: NIO runs tasks queued by tasks before it polls for
+                // I/O again; a task due a little later lets the loop poll first.
+                if !pumpScheduled {
+                    pumpScheduled = true
+                    eventLoop.assumeIsolated().scheduleTask(in: .microseconds(500)) {
+                        self.pumpScheduled = false
+                        self.turnBudget = Self.callsPerTurn
+                        self.budgetWindowStart = .now()
+                        self.pump()
+                    }
+                }
+                break
+            }
+            if accepted, !parsing {
+                do {
+                    while isOpen, !parsing, mayParse {
+                        guard let message = try framer.next() else {
+                            framerHasMessage = false
+                            break
+                        }
+                        progress = true
+                        if message.readableBytes >= configuration.parseOffLoopThreshold, let parser = configuration.parser {
+                            parseOffLoop(message, on: parser)
+                            break
+                        }
+                        let call = try VarlinkCall(message: message.readableBytesView, depthLimit: configuration.maxDepth)
+                        pendingCalls.append((call, message.readableBytes))
+                        pendingCallBytes += message.readableBytes
+                    }
+                } catch {
+                    dispatching = false
+                    protocolViolation(error)
+                    return
+                }
+            }
+            while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
+                progress = true
+                pendingCallBytes -= size
+                let context = VarlinkCallContext(call: call, connection: self)
+                current = context
+                service.dispatch(context)
+                if size >= Self.largeMessage { service.memoryReleased?(size) }
+                // Spent across every pump of this turn: write completions call pump too.
+                turnBudget -= 1
+                if turnBudget <= 0 { break }
+            }
+        }
+        dispatching = false
+        guard isOpen, countPartialInput() else { return }
+        if inputClosed, !parsing, !framerHasMessage, framer.pendingBytes > 0 {
+            protocolViolation(.truncatedMessage)
             return
         }
-        dispatchPending()
+        if readHeld, shouldRead() {
+            readHeld = false
+            channelContext?.read()
+        }
+        closeIfFinished()
+    }
+
+    /// Parses one large message on the parser thread; reads and later messages wait, then input
+    /// processing resumes on the loop with the call queued in its place.
+    private func parseOffLoop(_ message: ByteBuffer, on parser: NIOThreadPool) {
+        parsing = true
+        let depthLimit = configuration.maxDepth
+        let size = message.readableBytes
+        parser.runIfActive(eventLoop: eventLoop) { () throws -> VarlinkCall in
+            try VarlinkCall(message: message.readableBytesView, depthLimit: depthLimit)
+        }.assumeIsolated().whenComplete { result in
+            self.parsing = false
+            guard self.isOpen else { return }
+            switch result {
+            case .success(let call):
+                self.pendingCalls.append((call, size))
+                self.pendingCallBytes += size
+            case .failure(let error as VarlinkProtocolError):
+                self.protocolViolation(error)
+                return
+            case .failure(let error):
+                self.logger.notice("closing connection: cannot parse a message", metadata: ["error": "\(error)"])
+                self.close()
+                return
+            }
+            self.pump()
+        }
+    }
+
+    /// Updates this uid's tally of partly received bytes; false (and the connection closed)
+    /// when this connection took it past ``VarlinkServer/Configuration/maxPartialInputPerUID``.
+    private func countPartialInput() -> Bool {
+        guard replySink == nil else { return true }
+        let now = framer.pendingBytes
+        let delta = now - countedPartialInput
+        guard delta != 0 else { return true }
+        countedPartialInput = now
+        let total = service.partialInput[peer.uid, default: 0] + delta
+        service.partialInput[peer.uid] = total
+        let budget = configuration.maxPartialInputPerUID ?? 2 * configuration.maxMessageSize
+        if delta > 0 && total > budget {
+            logger.notice(
+                "closing connection: its uid's partly received messages passed their budget",
+                metadata: ["bytes": "\(total)", "budget": "\(budget)"])
+            close()
+            return false
+        }
+        return true
     }
 
     private func protocolViolation(_ error: VarlinkProtocolError) {
         logger.notice("closing connection: protocol violation", metadata: ["reason": "\(error)"])
         close()
-    }
-
-    private func dispatchPending() {
-        guard !dispatching else { return }
-        dispatching = true
-        while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
-            pendingCallBytes -= size
-            let context = VarlinkCallContext(call: call, connection: self)
-            current = context
-            service.dispatch(context)
-        }
-        dispatching = false
-        if readHeld, isOpen, shouldRead() {
-            readHeld = false
-            channelContext?.read()
-        }
-        closeIfFinished()
     }
 
     func callCompleted(_ context: VarlinkCallContext) {
@@ -244,7 +388,7 @@ public final class VarlinkConnection {
 
     /// After the client shut its sending side: close once every call is answered and written.
     private func closeIfFinished() {
-        if inputClosed, isOpen, current == nil, pendingCalls.isEmpty, queuedBytes == 0 {
+        if inputClosed, isOpen, !parsing, current == nil, pendingCalls.isEmpty, queuedBytes == 0 {
             close()
         }
     }
@@ -266,12 +410,22 @@ public final class VarlinkConnection {
             return
         }
         guard isOpen, let context = channelContext else { return }
+        if isOverQueueLimit && queuedCost + message.count + 1 + Self.perMessageCost > outgoingQueueHardLimit {
+            // Already over the bound and still not reading: holding more would let one client
+            // grow the daemon without limit until the stall timeout.
+            logger.notice(
+                "closing connection: client stopped reading and its queue went past its hard cap",
+                metadata: ["queuedBytes": "\(queuedBytes)", "queuedMessages": "\(queuedMessages)", "hardCap": "\(outgoingQueueHardLimit)"])
+            close()
+            return
+        }
         var bytes = message
         bytes.append(0)
         let size = bytes.count
         var buffer = context.channel.allocator.buffer(capacity: size)
         buffer.writeBytes(bytes)
         queuedBytes += size
+        queuedMessages += 1
         let promise = context.eventLoop.makePromise(of: Void.self)
         promise.futureResult.assumeIsolated().whenComplete { result in
             self.writeCompleted(size: size, succeeded: (try? result.get()) != nil)
@@ -291,6 +445,9 @@ public final class VarlinkConnection {
 
     private func writeCompleted(size: Int, succeeded: Bool) {
         queuedBytes -= size
+        queuedMessages -= 1
+        // Dropped on close: NIO fails the pending writes before the channel goes inactive.
+        if !succeeded { service.memoryReleased?(size + Self.perMessageCost) }
         if succeeded { lastWriteProgress = .now() }
         guard isOpen else { return }
         if !behindStreams.isEmpty && queuedBytes <= configuration.outgoingQueueLimit / 2 {
@@ -298,7 +455,7 @@ public final class VarlinkConnection {
             behindStreams.removeAll()
             for stream in streams { stream.caughtUp() }
         }
-        if !isOverQueueLimit && (readHeld || (current == nil && !pendingCalls.isEmpty)) {
+        if !isOverQueueLimit && (readHeld || framerHasMessage || (current == nil && !pendingCalls.isEmpty)) {
             dispatchPending()  // also releases held reads
             return
         }

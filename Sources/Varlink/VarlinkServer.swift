@@ -28,18 +28,39 @@ public final class VarlinkServer: Sendable {
     /// Limits and logging.
     public struct Configuration: Sendable {
         /// The longest message accepted (bytes, excluding the NUL); longer closes the connection.
-        public var maxMessageSize = 32 << 20
+        public var maxMessageSize = 16 << 20
+        /// Bytes of partly received messages all connections of one uid may hold (`nil`: twice
+        /// ``maxMessageSize``); the connection whose input takes its uid past it is closed. With
+        /// 64 connections a uid could otherwise park 64 messages just under the cap.
+        public var maxPartialInputPerUID: Int? = nil
+        /// Where messages of ``parseOffLoopThreshold`` bytes or more are parsed (`nil`: on the
+        /// event loop). Parsing 16 MiB of JSON takes long enough to delay every other client.
+        public var parser: NIOThreadPool? = nil
+        public var parseOffLoopThreshold = 256 << 10
         /// The deepest JSON nesting accepted; deeper closes the connection.
         public var maxDepth = JSONValue.defaultDepthLimit
         /// Bytes queued for one client beyond which coalescible replies are skipped and the stall
         /// timer runs; streams that skipped replies are told to catch up once the queue is down to
         /// half of it (the hysteresis keeps a slow client from getting a snapshot per message).
         public var outgoingQueueLimit = 256 << 10
+        /// Bytes queued for one client past which it is disconnected at once (`nil`:
+        /// ``outgoingQueueLimit`` plus the larger of itself and 256 KiB), each message counted
+        /// with what NIO holds for it beside its bytes. Only stream replies can take a queue there: calls are read and
+        /// answered only while the queue is under ``outgoingQueueLimit``, so a reply to a call
+        /// (however large) never trips it, but events that may not be coalesced (a `Monitor`'s
+        /// commands) keep coming to a client that never reads.
+        public var outgoingQueueHardLimit: Int? = nil
         /// A client over the queue limit that makes no write progress for this long is disconnected.
         public var stallTimeout = TimeAmount.seconds(10)
         /// Open connections allowed per uid (`nil`: no cap); past it new ones are closed at once,
         /// before ``VarlinkService/acceptConnection`` is asked.
         public var maxConnectionsPerUID: Int? = nil
+        /// Open connections allowed in all (`nil`: no cap); past it a new connection is closed as
+        /// soon as it is accepted. Keep it below the process's file-descriptor limit.
+        public var maxConnections: Int? = nil
+        /// How long accepting pauses after `accept` failed for want of resources (EMFILE, ENFILE,
+        /// ENOBUFS, ENOMEM), instead of retrying at once and spinning until clients leave.
+        public var acceptBackoff = TimeAmount.milliseconds(250)
         /// Listen backlog.
         public var backlog: Int32 = 256
         public var logger = Logger(label: "varlink")
@@ -142,9 +163,28 @@ public final class VarlinkServer: Sendable {
     ) -> EventLoopFuture<VarlinkServer> {
         let bootstrap = ServerBootstrap(group: eventLoop)
             .serverChannelOption(ChannelOptions.backlog, value: configuration.backlog)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptPauseHandler(backoff: configuration.acceptBackoff, logger: configuration.logger))
+                }
+            }
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let service = box.value
+                    if let cap = configuration.maxConnections, service.openChannels >= cap {
+                        service.refusedOverCap += 1
+                        if service.refusedOverCap == 1 || service.refusedOverCap.isMultiple(of: 1000) {
+                            configuration.logger.warning(
+                                "refusing connections: \(cap) open, the limit",
+                                metadata: ["refused": "\(service.refusedOverCap)"])
+                        }
+                        channel.close(promise: nil)
+                        return
+                    }
+                    service.openChannels += 1
+                    channel.closeFuture.assumeIsolated().whenComplete { _ in service.openChannels -= 1 }
                     let connection = VarlinkConnection(
                         id: VarlinkConnection.nextID(), service: box.value, configuration: configuration, eventLoop: channel.eventLoop)
                     try channel.pipeline.syncOperations.addHandler(VarlinkChannelHandler(connection: connection))
@@ -212,5 +252,46 @@ public final class VarlinkServer: Sendable {
                 return EventLoopFuture.andAllComplete(channels, on: self.eventLoop)
             }
             .map { if let socketPath { try? Posix.removeFile(socketPath) } }
+    }
+}
+
+/// Pauses accepting for a while when `accept` fails for want of resources.
+///
+/// NIO's listening channel retries a failed `accept` on the next loop turn, and the socket stays
+/// readable while clients wait in the backlog, so running out of descriptors made the daemon
+/// spin at 100% CPU until clients left. (NIO's own `AcceptBackoffHandler` cannot help: after a
+/// failed accept the channel still counts a read as pending and stays registered.) Turning
+/// `autoRead` off unregisters the socket from epoll; it is turned on again after the back-off,
+/// and waiting clients are accepted once descriptors are free.
+final class AcceptPauseHandler: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+
+    let backoff: TimeAmount
+    let logger: Logger
+    private var paused = false
+    private var pauses = 0
+
+    init(backoff: TimeAmount, logger: Logger) {
+        self.backoff = backoff
+        self.logger = logger
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? IOError, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode) else {
+            context.fireErrorCaught(error)
+            return
+        }
+        guard !paused, let options = context.channel.syncOptions else { return }
+        paused = true
+        pauses += 1
+        if pauses == 1 || pauses.isMultiple(of: 100) {
+            logger.warning(
+                "cannot accept connections: \(error); pausing accept for \(backoff)", metadata: ["pauses": "\(pauses)"])
+        }
+        try? options.setOption(ChannelOptions.autoRead, value: false)
+        context.eventLoop.assumeIsolated().scheduleTask(in: backoff) {
+            self.paused = false
+            try? options.setOption(ChannelOptions.autoRead, value: true)
+        }
     }
 }

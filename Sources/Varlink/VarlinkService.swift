@@ -35,6 +35,11 @@ public final class VarlinkService {
     /// Called when an accepted connection closes, after its own ``VarlinkConnection/onClose(_:)`` callbacks.
     public var connectionClosed: ((VarlinkConnection) -> Void)?
 
+    /// Called with a byte count when a connection let go of a large amount of memory: a large
+    /// call once it has been dispatched, a connection's unread input and unsent replies when it
+    /// closes. (The daemon hands such memory back to the system.)
+    public var memoryReleased: ((Int) -> Void)?
+
     private var interfacesByName: [String: (interface: VarlinkInterface, handler: VarlinkInterfaceHandler)] = [:]
     private var interfaceOrder: [String] = []
     private var liveConnections: [UInt64: VarlinkConnection] = [:]
@@ -183,6 +188,12 @@ public final class VarlinkService {
     /// Set when the server shuts down: a connection still being set up then is refused, so none
     /// outlives the shutdown.
     var isShuttingDown = false
+    /// Bytes of partly received messages per uid (``VarlinkServer/Configuration/maxPartialInputPerUID``).
+    var partialInput: [UInt32: Int] = [:]
+    /// Socket connections open (accepted by the server, credentials read or not).
+    var openChannels = 0
+    /// Connections refused because ``VarlinkServer/Configuration/maxConnections`` were open.
+    var refusedOverCap = 0
 
     func connectionAccepted(_ connection: VarlinkConnection) -> Bool {
         if isShuttingDown { return false }

@@ -40,6 +40,36 @@ struct LintTests {
         #expect(!p.contains { $0.kind == .overlap && $0.node == "a" })
     }
 
+    @Test("coincident frames: overlaps are listed up to the bound per kind and the rest counted, without listing every pair")
+    func overlapsBounded() throws {
+        // 2,000 candidates on one frame are 1,999,000 overlapping pairs.
+        let count = 2_000
+        let p = try Self.kinds((0..<count).map { button("c\($0)", 100, 100) })
+        let overlaps = p.filter { $0.kind == .overlap }
+        #expect(overlaps.count == lintProblemsPerKind + 1)
+        #expect(overlaps.first?.node == "c0" && overlaps.first?.other == "c1")
+        #expect(overlaps[lintProblemsPerKind - 1].node == "c0" && overlaps[lintProblemsPerKind - 1].other == "c1000")
+        let pairs = count * (count - 1) / 2
+        #expect(overlaps.last?.message.hasPrefix("\(pairs - lintProblemsPerKind) more overlap problems not listed") == true,
+                "\(overlaps.last?.message ?? "none")")
+        // Every kind is bounded: 2,000 dead ends too.
+        let deadEnds = p.filter { $0.kind == .deadEnd }
+        #expect(deadEnds.count == lintProblemsPerKind + 1)
+        #expect(deadEnds.last?.message.hasPrefix("\(count - lintProblemsPerKind) more deadEnd problems") == true)
+    }
+
+    @Test("overlaps between groups of coincident frames are counted pair by pair, in tree order")
+    func overlapGroupsCounted() throws {
+        // Three on one frame, two on a frame shifted by 10: all five overlap each other (10 pairs);
+        // a sixth far away overlaps nothing.
+        let p = try Self.kinds([
+            button("a0", 100, 100), button("b0", 110, 100), button("a1", 100, 100), button("b1", 110, 100),
+            button("a2", 100, 100), button("far", 900, 600),
+        ])
+        let pairs = p.filter { $0.kind == .overlap }.map { "\($0.node)-\($0.other ?? "")" }
+        #expect(pairs == ["a0-b0", "a0-a1", "a0-b1", "a0-a2", "b0-a1", "b0-b1", "b0-a2", "a1-b1", "a1-a2", "b1-a2"])
+    }
+
     @Test("lint refuses scenes above the candidate limit")
     func limit() {
         #expect(throws: FocusError.tooManyNodes(limit: 1)) {

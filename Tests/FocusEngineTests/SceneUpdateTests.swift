@@ -83,6 +83,115 @@ struct SceneUpdateTests {
         #expect(s.focused() == "b")
     }
 
+    /// A deterministic generator, so a failure can be replayed.
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    @Test("many inserts at scattered indices and many removals in one patch give the tree applying them one by one gives")
+    func batchedPatchMatchesOneByOne() throws {
+        for seed in 1...20 {
+            var random = Generator(state: UInt64(seed))
+            var initial: [Node] = []
+            for i in 0..<50 {
+                if i % 10 == 0 {
+                    initial.append(group("g\(i)", [button("g\(i)c0", Double(i), 0), button("g\(i)c1", Double(i), 60)]))
+                } else {
+                    initial.append(button("n\(i)", Double(i * 10), 0, bindings: [Binding(name: "k", value: "\(i % 3)")]))
+                }
+            }
+            var patches: [NodePatch] = []
+            var ids: [String] = initial.map { $0.id } + ["root"]
+            for j in 0..<200 {
+                let parent = random.next(4) == 0 ? ids[random.next(ids.count)] : "root"
+                let index: Int? = random.next(5) == 0 ? nil : random.next(60)
+                let id = random.next(8) == 0 ? ids[random.next(ids.count)] : "p\(j)"  // sometimes an existing id
+                if id == "root" || id == parent { continue }
+                let node = random.next(6) == 0
+                    ? group(id, [button("\(id)-kid", 5, 5, bindings: [Binding(name: "k", value: "\(j % 3)")])])
+                    : button(id, Double(j), 300, bindings: random.next(3) == 0 ? [Binding(name: "k", value: "\(j % 3)")] : nil)
+                patches.append(NodePatch(parent: parent, index: index, node: node))
+                ids.append(id)
+            }
+            var removals: [String] = []
+            for _ in 0..<40 { removals.append(ids[random.next(ids.count)]) }
+
+            var whole = try session(scene(initial), focus: "n1")
+            var single = try session(scene(initial), focus: "n1")
+            var wholeError: (any Error)?
+            do { _ = try whole.update(upsert: patches, remove: removals) } catch { wholeError = error }
+            // One call per patch (each small: the one-by-one path), then the removals one by one.
+            var singleError: (any Error)?
+            var steps = single
+            do {
+                for patch in patches { _ = try steps.update(upsert: [patch], remove: []) }
+                for id in removals { _ = try steps.update(upsert: [], remove: [id]) }
+                single = steps
+            } catch { singleError = error }
+            #expect((wholeError == nil) == (singleError == nil), "seed \(seed): \(String(describing: wholeError)) vs \(String(describing: singleError))")
+            if wholeError == nil {
+                #expect(whole.scene == single.scene, "seed \(seed): \(Self.difference(whole.scene.root, single.scene.root))")
+                #expect(whole.state(active: true).focused == single.state(active: true).focused, "seed \(seed)")
+                _ = try whole.setBinding(name: "k", isTrue: nil, value: "1")
+                _ = try single.setBinding(name: "k", isTrue: nil, value: "1")
+                #expect(whole.focused() == single.focused(), "seed \(seed): the first node bound to k = 1 differs")
+            } else {
+                // A failing patch leaves the scene exactly as it was.
+                // (Compared with `children: []` read as none: a failed update that had added a
+                // child to a leaf leaves it with an empty list, issue 10.12, not this change's.)
+                let original = try session(scene(initial)).scene
+                let restored = Self.normalized(whole.scene.root)
+                #expect(restored == Self.normalized(original.root),
+                        "seed \(seed): \(String(describing: wholeError)): \(Self.difference(restored, Self.normalized(original.root)))")
+            }
+        }
+    }
+
+    static func normalized(_ node: Node) -> Node {
+        var n = node
+        n.children = node.children.flatMap { $0.isEmpty ? nil : $0.map(normalized) }
+        return n
+    }
+
+    /// The first place two trees differ, for failure messages.
+    static func difference(_ a: Node, _ b: Node) -> String {
+        var x = a, y = b
+        x.children = nil
+        y.children = nil
+        if x != y { return "\(a.id): \(x) vs \(y)" }
+        let ak = a.children ?? [], bk = b.children ?? []
+        if (a.children == nil) != (b.children == nil) || ak.map(\.id) != bk.map(\.id) {
+            return "\(a.id) children: \(a.children.map { $0.map(\.id) } as Any) vs \(b.children.map { $0.map(\.id) } as Any)"
+        }
+        for (c, d) in zip(ak, bk) where c != d { return difference(c, d) }
+        return "none"
+    }
+
+    @Test("10,000 inserts at index 0 then removing every other one, in one patch each, keep the order and undo exactly on failure")
+    func manySiblingsInsertedAndRemoved() throws {
+        var s = try session(scene([button("first", 0, 0)]), focus: "first")
+        let count = 10_000
+        let patches = (0..<count).map { NodePatch(parent: "root", index: 0, node: button("b\($0)", Double($0 % 300) * 6, Double($0 / 300) * 3, 5, 2)) }
+        _ = try s.update(upsert: patches, remove: [])
+        var ids = s.scene.root.children?.map(\.id) ?? []
+        #expect(ids.count == count + 1 && ids.first == "b\(count - 1)" && ids.last == "first" && ids[count - 1] == "b0")
+        let removals = (0..<count).filter { $0.isMultiple(of: 2) }.map { "b\($0)" }
+        _ = try s.update(upsert: [], remove: removals)
+        ids = s.scene.root.children?.map(\.id) ?? []
+        #expect(ids.count == count / 2 + 1 && ids.first == "b\(count - 2 + 1)" && ids.last == "first")
+        #expect(ids.dropLast().allSatisfy { Int($0.dropFirst())!.isMultiple(of: 2) == false })
+        // A big patch failing at its end (an unknown id to remove) leaves nothing behind.
+        let before = s.scene
+        let more = (0..<5_000).map { NodePatch(parent: "root", index: 0, node: button("m\($0)", 0, 0, 5, 2)) }
+        #expect(throws: FocusError.noSuchNode(id: "missing")) { try s.update(upsert: more, remove: ["b1", "missing"]) }
+        #expect(s.scene == before)
+        #expect(s.focused() == "first")
+    }
+
     @Test("the scene reads back as installed and after updates")
     func sceneRoundTrip() throws {
         var original = scene([group("g", [button("x", 0, 0)]), Node(id: "leaf", children: [])], policy: .tvos, layoutDirection: .leftToRight)

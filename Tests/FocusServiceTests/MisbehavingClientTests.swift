@@ -247,6 +247,62 @@ extension ServiceSocketTests {
             #expect(wait < 500, "GetState took \(Int(wait)) ms beside the flood of unread calls")
         }
 
+        @Test("10,000 calls written before any reply is read are all answered, in order: a client that pipelines is slowed down, never cut off")
+        func pipelinedCallsAnsweredInOrder() throws {
+            // A short stall timeout: the reader pauses for less than it, and the whole exchange
+            // takes far longer, so only read progress keeps the connection.
+            let daemon = try FocusdProcess(config: "[limits]\noutgoingQueueBytes = 16384\nslowClientTimeout = 1\n")
+            defer { daemon.stop() }
+            let client = try daemon.connect()
+            try client.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("pipe", count: 2)])
+            let count = 10_000
+            var bytes: [UInt8] = []
+            for index in 0..<count {
+                bytes += TestClient.message("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "pipe"])
+            }
+            // Every call is written before the first reply is read: 700 KB, more than the socket
+            // buffers hold, so the daemon has to read on while the replies wait.
+            try client.sendRaw(bytes)
+            var revisions: [Int64] = []
+            revisions.reserveCapacity(count)
+            for index in 0..<count {
+                let reply = try client.receive(timeout: .seconds(5))
+                #expect(reply.error == nil, "call \(index) failed: \(String(describing: reply.error))")
+                revisions.append(reply.parameters["state"]?["revision"]?.integerValue ?? -1)
+                if index % 2000 == 1999 { usleep(300_000) }  // a slow reader, but one that reads
+            }
+            let first = try #require(revisions.first)
+            #expect(revisions == Array(first..<(first + Int64(count))), "replies out of order or missing")
+            #expect(!daemon.log_.contains("client stopped reading"))
+            #expect(try client.call("io.focusd.Focus.GetState", ["scene": "pipe"])["state"]?["revision"]?.integerValue == first + Int64(count) - 1)
+        }
+
+        @Test("a monitor that never reads is cut off at once when command events reach the hard queue cap, long before the stall timeout")
+        func neverReadingMonitorHardCap() throws {
+            let daemon = try FocusdProcess(config: "[limits]\noutgoingQueueBytes = 16384\nslowClientTimeout = 60\n")
+            defer { daemon.stop() }
+            let client = try daemon.connect()
+            try client.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("hard", count: 2)])
+            let stuck = try daemon.connect()
+            try stuck.send(VarlinkCall(method: "io.focusd.Focus.Monitor", parameters: ["scene": "hard"], more: true))
+            // Shrink the stuck client's receive buffer so the daemon's queue, not the kernel, holds the events.
+            var small: Int32 = 4096
+            setsockopt(stuck.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            usleep(100_000)
+            // `command` events may not be coalesced: each one is queued.
+            let started = monotonicMilliseconds()
+            var sent = 0
+            while sent < 20_000 && !daemon.log_.contains("hard cap") {
+                try client.call("io.focusd.Focus.Send", ["command": "menu", "scene": "hard"])
+                sent += 1
+            }
+            let elapsed = monotonicMilliseconds() - started
+            #expect(daemon.log_.contains("past its hard cap"), "never cut off after \(sent) command events")
+            #expect(elapsed < 30_000, "cut off after \(Int(elapsed)) ms")
+            #expect(stuck.waitForClose(timeout: .seconds(5)), "the stuck monitor was not disconnected")
+            #expect(try client.call("io.focusd.Focus.GetState", ["scene": "hard"])["state"] != nil)
+        }
+
         @Test("oneway Monitor calls leave no monitor behind: later moves are as fast as before")
         func onewayMonitorLeavesNothing() throws {
             let daemon = try FocusdProcess()

@@ -19,7 +19,7 @@ struct ConfigurationTests {
         #expect(configuration == Configuration.defaults)
         #expect(configuration.limits.maxNodes == 100_000)
         #expect(configuration.limits.maxDepth == 100)
-        #expect(configuration.limits.maxMessageBytes == 32 * 1024 * 1024)
+        #expect(configuration.limits.maxMessageBytes == 16 * 1024 * 1024)
         #expect(configuration.limits.maxConnectionsPerUid == 64)
         #expect(configuration.limits.outgoingQueueBytes == 256 * 1024)
         #expect(configuration.limits.slowClientTimeoutMs == 10_000)
@@ -218,6 +218,7 @@ struct ConfigurationTests {
             "path", "group", "mode", "readOnlyUids", "readOnlyGids", "allowedUids", "allowedGids",
             "maxNodes", "maxDepth", "maxMessageBytes", "maxConnectionsPerUid", "outgoingQueueBytes", "slowClientTimeout",
             "listen", "origins", "token", "access", "maxConnections", "pingInterval",
+            "maxScenesPerConnection", "maxScenesPerUid", "maxNodesPerUid",
             "vendor", "product", "bus", "phys", "uniq", "capabilities", "siblings",
             "enabled", "delay", "interval", "fastInterval", "fastAfter", "kernelRepeat", "keyUpTimeout", "commands",
             "press", "release", "fourWay", "countsPerDetent", "acceleration", "accelerationMax", "wrap", "reverse",

@@ -156,12 +156,17 @@ public struct Configuration: Hashable, Sendable {
         if let value = try reader.integer("maxDepth", in: 1...10_000) { limits.maxDepth = Int(value) }
         if let value = try reader.integer("maxMessageBytes", in: 1024...(1 << 31)) { limits.maxMessageBytes = Int(value) }
         if let value = try reader.integer("maxConnectionsPerUid", in: 1...65_536) { limits.maxConnectionsPerUid = Int(value) }
+        if let value = try reader.integer("maxConnections", in: 1...1_000_000) { limits.maxConnections = Int(value) }
+        if let value = try reader.integer("maxScenesPerConnection", in: 1...100_000) { limits.maxScenesPerConnection = Int(value) }
+        if let value = try reader.integer("maxScenesPerUid", in: 1...100_000) { limits.maxScenesPerUid = Int(value) }
+        if let value = try reader.integer("maxNodesPerUid", in: 1...100_000_000) { limits.maxNodesPerUid = Int(value) }
         if let value = try reader.integer("outgoingQueueBytes", in: 4096...(1 << 31)) { limits.outgoingQueueBytes = Int(value) }
         if let value = try reader.number("slowClientTimeout", in: 0.1...3600) {
             limits.slowClientTimeoutMs = Int((value * 1000).rounded())
         }
         try reader.finish(known: [
             "maxNodes", "maxDepth", "maxMessageBytes", "maxConnectionsPerUid", "outgoingQueueBytes", "slowClientTimeout",
+            "maxConnections", "maxScenesPerConnection", "maxScenesPerUid", "maxNodesPerUid",
         ])
         return limits
     }

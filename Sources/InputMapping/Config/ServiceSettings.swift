@@ -37,8 +37,19 @@ public struct AccessSettings: Hashable, Sendable {
 public struct LimitSettings: Hashable, Sendable {
     public var maxNodes: Int = 100_000
     public var maxDepth: Int = 100
-    public var maxMessageBytes: Int = 32 * 1024 * 1024
+    /// The incoming message cap: 16 MiB, as sd-varlink (a 100,000-node scene of plain nodes is
+    /// about 9 MiB; bigger scenes are built with UpdateScene). Parsing a message takes several
+    /// times its size, so the cap is what bounds one call's memory.
+    public var maxMessageBytes: Int = 16 * 1024 * 1024
     public var maxConnectionsPerUid: Int = 64
+    /// Connections open in all; nil = 4,096, lowered to leave a reserve under the fd limit.
+    public var maxConnections: Int?
+    /// Scenes one connection may own (persistent ones included, while it is open).
+    public var maxScenesPerConnection: Int = 8
+    /// Scenes and nodes all of one uid's scenes may hold, persistent ones included (they outlive
+    /// the connection that set them, so only a per-uid cap bounds them).
+    public var maxScenesPerUid: Int = 256
+    public var maxNodesPerUid: Int = 400_000
     public var outgoingQueueBytes: Int = 256 * 1024
     /// Milliseconds a client may stay over its queue bound without write progress.
     public var slowClientTimeoutMs: Int = 10_000

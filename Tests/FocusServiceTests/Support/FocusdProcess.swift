@@ -41,7 +41,8 @@ final class FocusdProcess: @unchecked Sendable {
     ///   - umask: the umask the daemon starts with (through `sh -c 'umask …; exec …'`).
     ///   - demo: install the demo scene.
     ///   - arguments: more command-line arguments (e.g. `--input-directory`, replacing `--no-devices`).
-    init(config: String? = nil, umask: String? = nil, demo: Bool = false, devices: [String]? = nil) throws {
+    ///   - fileLimit: the daemon's `RLIMIT_NOFILE` (through `sh -c 'ulimit -n …; exec …'`).
+    init(config: String? = nil, umask: String? = nil, demo: Bool = false, devices: [String]? = nil, fileLimit: Int? = nil) throws {
         directory = try Self.makeTemporaryDirectory()
         socketPath = directory + "/run/focusd.sock"
         logPath = directory + "/focusd.log"
@@ -57,9 +58,10 @@ final class FocusdProcess: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw TestFailure("\(binary) is missing: run `swift build --build-tests` first")
         }
-        if let umask {
+        if umask != nil || fileLimit != nil {
+            let setup = (umask.map { ["umask \($0)"] } ?? []) + (fileLimit.map { ["ulimit -n \($0)"] } ?? [])
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", binary] + arguments
+            process.arguments = ["-c", (setup + ["exec \"$0\" \"$@\""]).joined(separator: " && "), binary] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments

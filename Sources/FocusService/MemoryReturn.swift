@@ -1,0 +1,51 @@
+import CMalloc
+import NIOCore
+
+/// The one place focusd hands freed heap memory back to the system (`malloc_trim`).
+///
+/// glibc keeps freed pages in its arenas unless asked, so a daemon that once held a big scene or
+/// parsed a big message would stay at that peak. Whatever frees a large amount says so here
+/// (scenes dropped or shrunk, a large call dispatched, a connection closed with unread input or
+/// unsent replies); once the total since the last trim reaches ``threshold`` one trim runs on
+/// the event loop's next turn, after the caller has let go of the memory. Small frees cost
+/// nothing, and a burst of frees costs one trim.
+final class MemoryReturn {
+    /// Bytes freed (estimated) that make a trim worth its cost (a trim of a large heap takes a
+    /// few milliseconds).
+    static let threshold = 1 << 20
+    /// What a scene node costs, roughly (engine slot, node value, index entry, id).
+    static let bytesPerNode = 300
+
+    let eventLoop: any EventLoop
+    private var freedSinceTrim = 0
+    private var scheduled = false
+    /// Trims done (for tests and the log).
+    private(set) var trims = 0
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    /// `bytes` were (or are about to be) freed.
+    func freed(bytes: Int) {
+        freedSinceTrim += bytes
+        guard freedSinceTrim >= Self.threshold, !scheduled else { return }
+        scheduled = true
+        eventLoop.assumeIsolated().execute {
+            self.scheduled = false
+            self.freedSinceTrim = 0
+            self.trims += 1
+            _ = cmalloc_trim()
+        }
+    }
+
+    /// A message of `bytes` was parsed and dispatched: its JSON tree and what was decoded from it
+    /// took several times its size.
+    func freed(messageBytes bytes: Int) {
+        freed(bytes: bytes * 4)
+    }
+
+    func freed(nodes: Int) {
+        freed(bytes: nodes * Self.bytesPerNode)
+    }
+}
