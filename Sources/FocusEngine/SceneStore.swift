@@ -535,11 +535,20 @@ struct SceneStore: Sendable {
         var staleFirst: (Set<String>, Set<String>) = ([], [])
         for top in tops {
             let parent = slots[top].parent
-            let lost = slots[top].candCount
+            var lost = slots[top].candCount
+            // A collection's item: unfiled by index while its fields are still there.
+            if parent >= 0, collections[parent] != nil { removeItem(top, from: parent) }
             releaseSubtree(top, removed: &removed, staleFirst: &staleFirst)
             parents.insert(parent)
             var a = parent
             while a >= 0 {
+                if collections[a] != nil {
+                    // An item gone may leave a virtual one in its place (focus.md §12).
+                    let before = collections[a]!.virtualCounted
+                    let now = virtualCount(a)
+                    collections[a]!.virtualCounted = now
+                    lost -= now - before
+                }
                 slots[a].candCount -= lost
                 a = slots[a].parent
             }
@@ -549,7 +558,10 @@ struct SceneStore: Sendable {
         for parent in parents {
             let kept = slots[parent].children.filter { slots[$0].alive }
             slots[parent].children = kept
-            for (i, c) in slots[parent].children.enumerated() { slots[c].indexInParent = i }
+            // A collection's children are numbered by `removeItem` (index order, plain ones after).
+            if collections[parent] == nil {
+                for (i, c) in slots[parent].children.enumerated() { slots[c].indexInParent = i }
+            }
             if slots[parent].children.isEmpty { aggregates[parent] = nil }
             var a = parent
             while a >= 0, ancestors.insert(a).inserted { a = slots[a].parent }
@@ -629,6 +641,7 @@ struct SceneStore: Sendable {
         var stack = [top]
         while let s = stack.popLast() {
             stack.append(contentsOf: slots[s].children)
+            dropVirtuals(of: s)
             for b in node(s).bindings ?? [] where bindings.first[b.name] == s { staleFirst.0.insert(b.name) }
             for b in node(s).accessibilityBindings ?? [] where a11yBindings.first[b.name] == s { staleFirst.1.insert(b.name) }
             unregister(s)

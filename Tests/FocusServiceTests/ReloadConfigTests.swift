@@ -51,7 +51,7 @@ extension ServiceSocketTests {
                 .write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
             let reply = try client.call("io.focusd.Input.ReloadConfig")
             let warnings = reply["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            #expect(warnings == ["[limits] maxMessageBytes = 1048576 is not applied until focusd restarts (running with 33554432)"])
+            #expect(warnings == ["[limits] maxMessageBytes = 1048576 is not applied until focusd restarts (running with 16777216)"])
             // An 11-node scene (root and 10 tiles) is refused now, by SetScene and by an update
             // of the scene installed before the reload, which stays as it was.
             let refused = try client.error(calling: "io.focusd.Focus.SetScene", ["scene": TestScenes.row("big", count: 10)])
