@@ -105,6 +105,16 @@ public final class VarlinkConnection {
         }
     }
 
+    /// Cuts off a client that stopped reading: like ``close()``, but what the kernel still holds
+    /// for it (a TCP socket's send buffer grows to megabytes) is dropped at once with SO_LINGER 0,
+    /// so a stuck client pins no memory after it is cut off, and it sees the end at once instead
+    /// of after draining that backlog.
+    func abort() {
+        eventLoop.preconditionInEventLoop()
+        guard let provider = channelContext?.channel as? any SocketOptionProvider else { return close() }
+        provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in self.close() }
+    }
+
     func closeFuture() -> EventLoopFuture<Void> {
         channelContext?.channel.closeFuture ?? eventLoop.makeSucceededVoidFuture()
     }
@@ -416,7 +426,7 @@ public final class VarlinkConnection {
             logger.notice(
                 "closing connection: client stopped reading and its queue went past its hard cap",
                 metadata: ["queuedBytes": "\(queuedBytes)", "queuedMessages": "\(queuedMessages)", "hardCap": "\(outgoingQueueHardLimit)"])
-            close()
+            abort()
             return
         }
         var bytes = message
@@ -489,7 +499,7 @@ public final class VarlinkConnection {
             logger.notice(
                 "closing connection: client stopped reading",
                 metadata: ["queuedBytes": "\(queuedBytes)", "timeout": "\(configuration.stallTimeout)"])
-            close()
+            abort()
             return
         }
         scheduleStallCheck()
