@@ -407,7 +407,8 @@ extension SceneStore {
 
     /// Drops every materialized virtual item but `keep`.
     mutating func collectVirtuals(keep: Int?, _ keep2: Int?) {
-        if virtualSlots.isEmpty { return }
+        // Most calls (twice a move) find only the focused items: no copy of the keys for those.
+        if virtualSlots.allSatisfy({ $0.key == keep || $0.key == keep2 }) { return }
         for s in Array(virtualSlots.keys) where s != keep && s != keep2 { dropVirtual(s) }
     }
 
