@@ -23,11 +23,14 @@ struct InspectCommandTests {
         #expect(why.lines.last == "focus → heroTrending, decided by search", "\(why)")
         let json = try JSONValue.parse(Array(daemon.focusctl("why", "-r").output.utf8))
         #expect(json["explanation"]?["result"] == "heroTrending" && json["revision"] == 2)
-        // Entering `tiles` (remembersLastFocus) for the first time: the move itself fills the
-        // section's memory, and the explanation must use the memory from before the move.
-        #expect(daemon.focusctl("move", "down").lines == ["tile03"])
+        // Entering the rail `continueRail` (a section that remembers, and a scroll container) for
+        // the first time: the search winner is the rail, entering picks the item below heroTrending.
+        // The move fills the section's memory and scrolls the rail (policy leading), and the
+        // explanation must use the memory and the offsets from before the move.
+        #expect(daemon.focusctl("move", "down").lines == ["tile02"])
         let down = daemon.focusctl("why")
-        #expect(down.lines.last == "focus → tile03, decided by search", "\(down)")
+        #expect(down.lines.contains { $0.hasPrefix("  tile02 (700, 520, ") }, "\(down)")
+        #expect(down.lines.last == "focus → tile02, decided by entering: best in direction inside continueRail (search winner continueRail)", "\(down)")
     }
 
     @Test("why --direction explains a hypothetical move without moving focus, and says why a blocked one finds nothing")
