@@ -67,10 +67,19 @@ public struct MoveExplanation: Codable, Hashable, Sendable {
     public var reason: String?
 }
 
+/// Scroll offsets kept from before a move (`SceneSession.scrollMemory`), to explain it later.
+public struct ScrollMemory: Hashable, Sendable {
+    var offsets: [Int: ScrollOffsetXY]
+}
+
 extension SceneSession {
     /// Section id → its last focused descendant (remembersLastFocus), as moves use it; a service
     /// keeps the value from before a move to explain that move later.
     public var sectionMemory: [String: String] { remembered }
+
+    /// The scroll containers' offsets, as moves measure clipped frames with them; a service keeps
+    /// the value from before a move to explain that move later (a move into a rail scrolls it).
+    public var scrollMemory: ScrollMemory { ScrollMemory(offsets: store.scrolls) }
 
     /// Whether the scene has a node `id` (any node, candidate or not).
     public func contains(node id: String) -> Bool { store.idToSlot[id] != nil }
@@ -84,11 +93,19 @@ extension SceneSession {
 
     /// Explains a move in `direction` as if `from` held focus and the sections remembered `memory`
     /// (a past move: where it started and `sectionMemory` before it; nil: the memory as it is now).
+    ///
+    /// `scrolls`: the scroll offsets before that move (nil: as they are now); offsets of containers
+    /// no longer in the scene are ignored.
     public func explainMove(
-        _ direction: Direction, from: String?, memory: [String: String]? = nil, limit: Int = 50
+        _ direction: Direction, from: String?, memory: [String: String]? = nil, scrolls: ScrollMemory? = nil,
+        limit: Int = 50
     ) throws(FocusError) -> MoveExplanation {
         guard direction.isDirectional else { throw .invalidParameter(parameter: "direction") }
         var store = self.store  // searches keep scratch state; the session itself is not touched
+        if let scrolls {
+            // Scrolling moves the content's frames: set each offset as the engine scrolls.
+            for (c, o) in scrolls.offsets where store.scrolls[c] != nil { store.setOffset(c, x: o.x, y: o.y) }
+        }
         var out = MoveExplanation(direction: direction, from: nil, source: nil, policy: store.policy,
                                   containers: [], decidedBy: "blocked")
         var f: Int?

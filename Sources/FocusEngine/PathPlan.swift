@@ -12,7 +12,7 @@ public struct PathPlan: Codable, Hashable, Sendable {
     /// False when the target cannot be reached by any sequence of commands.
     public var reachable: Bool
     /// When unreachable: the reachable node nearest to the target (by the distance between frame
-    /// centres; ties in tree order), and `commands` / `through` lead there.
+    /// centres; ties: the first visited), and `commands` / `through` lead there.
     public var nearest: String?
     /// How many focus positions the search visited.
     public var visited: Int
@@ -25,39 +25,67 @@ extension SceneSession {
         ("next", .next, 0), ("previous", .previous, 0), ("crown=1", nil, 1), ("crown=-1", nil, -1),
     ]
 
+    /// At most this many focus positions are visited: a scene with lazy collections of a million
+    /// items has a million positions, and a plan is an inspection aid, not worth seconds of the
+    /// daemon's time. When the limit is reached before the target, the plan is unreachable and
+    /// leads to the nearest position found.
+    public static let planPositionLimit = 1_000
+
     /// The shortest sequence of commands taking main focus to `target`, without moving focus
     /// (breadth-first over the moves of a copy of this session; among equally short sequences, the
-    /// one whose first differing command comes first in `planSteps`' order). Throws `.noSuchNode`,
+    /// one whose first differing command comes first in `planSteps`' order). `target` may be a
+    /// virtual item of a lazy collection (`COLLECTION#INDEX`, focus.md §12). Throws `.noSuchNode`,
     /// `.notFocusable`.
     ///
-    /// A position is the focused node; the remembered focus of `remembersLastFocus` sections is
-    /// carried along each path, as the engine would update it, and a position is not revisited with
-    /// a different memory (the plan is still exact: every step is replayed on the engine).
+    /// A position is the focused node's id (a virtual item has no slot of its own until it is
+    /// materialized, and its slot is reused when it is dropped); the remembered focus of
+    /// `remembersLastFocus` sections and the scroll offsets are carried along each path, as the
+    /// engine would update them, and a position is not revisited with a different memory or
+    /// offsets (the plan is still exact: every step is replayed on the engine).
     public func planPath(to target: String) throws(FocusError) -> PathPlan {
-        guard let t = store.idToSlot[target] else { throw .noSuchNode(id: target) }
-        guard store.isCandidate(t) else { throw .notFocusable(id: target) }
         var work = self
+        let targetId: String
+        if store.idToSlot[target] == nil, let (c, i) = work.store.parseVirtual(target) {
+            guard let i, i < (store.collections[c]?.spec.count ?? 0) else { throw .noSuchNode(id: target) }
+            guard let s = work.store.item(c, i) else { throw .notFocusable(id: target) }
+            targetId = work.store.slots[s].id  // the built node when the index is built
+        } else {
+            guard let t = store.idToSlot[target] else { throw .noSuchNode(id: target) }
+            guard store.isCandidate(t) else { throw .notFocusable(id: target) }
+            targetId = target
+        }
+        work = self
         work.store.ensureSequence()
-        let start = work.slot(.main)
-        if start == t { return PathPlan(commands: [], through: [], reachable: true, nearest: nil, visited: 1) }
-        // Visited positions: slot + 1 (0 for "nothing focused"), with the step that reached them.
-        var parent = [Int32](repeating: -2, count: store.slots.count + 1)
-        var how = [Int8](repeating: -1, count: store.slots.count + 1)
-        var memory: [[String: String]?] = Array(repeating: nil, count: store.slots.count + 1)
-        let startKey = (start ?? -1) + 1
-        parent[startKey] = -1
-        memory[startKey] = remembered
+        let startId = slot(.main).map { store.slots[$0].id }
+        if startId == targetId { return PathPlan(commands: [], through: [], reachable: true, nearest: nil, visited: 1) }
+        struct Position { var parent: String?; var step: Int; var memory: [String: String]; var scrolls: [Int: ScrollOffsetXY]; var frame: Rect? }
+        // Positions by focused id ("" for nothing focused).
+        let startKey = startId ?? ""
+        var positions: [String: Position] = [startKey: Position(parent: nil, step: -1, memory: remembered, scrolls: store.scrolls, frame: nil)]
         var queue = [startKey]
         var head = 0
         var found = false
-        while head < queue.count, !found {
+        search: while head < queue.count {
             let key = queue[head]
             head += 1
+            let here = positions[key]!
             for (i, step) in Self.planSteps.enumerated() {
-                work.focusedId = key == 0 ? nil : work.store.slots[key - 1].id
-                work.hints.main = key - 1
-                work.remembered = memory[key]!
-                if key == 0, step.direction == nil { continue }
+                if key.isEmpty, step.direction == nil { continue }
+                work.remembered = here.memory
+                // Scrolling moves the content's frames: set each offset as the engine scrolls.
+                for (c, o) in here.scrolls where work.store.scrolls[c] != nil && work.store.scrolls[c] != o {
+                    work.store.setOffset(c, x: o.x, y: o.y)
+                }
+                if key.isEmpty {
+                    work.focusedId = nil
+                    work.hints.main = -1
+                } else {
+                    var s = work.store.idToSlot[key]
+                    if s == nil, let (c, index) = work.store.parseVirtual(key), let index { s = work.store.item(c, index) }
+                    guard let s else { continue }
+                    work.focusedId = key
+                    work.hints.main = s
+                }
                 let outcome: Outcome
                 if let d = step.direction {
                     guard let o = try? work.move(d) else { continue }
@@ -66,39 +94,43 @@ extension SceneSession {
                     outcome = work.send("crown", detents: step.detents)
                 }
                 guard outcome.moved, let now = work.slot(.main) else { continue }
-                let k = now + 1
-                guard parent[k] == -2 else { continue }
-                parent[k] = Int32(key)
-                how[k] = Int8(i)
-                memory[k] = work.remembered
-                queue.append(k)
-                if now == t { found = true; break }
+                let nowId = work.store.slots[now].id
+                guard positions[nowId] == nil else { continue }
+                positions[nowId] = Position(parent: key, step: i, memory: work.remembered, scrolls: work.store.scrolls,
+                                            frame: work.store.frame(now))
+                queue.append(nowId)
+                if nowId == targetId { found = true; break search }
+                if positions.count >= Self.planPositionLimit { break search }
             }
         }
-        var end = t + 1
+        var end = targetId
         var nearest: String?
         if !found {
-            // The reachable node nearest to the target.
-            let goal = store.frame(t).map { ($0.x + $0.width / 2, $0.y + $0.height / 2) } ?? (0, 0)
-            var best: (Double, Int)?
-            for key in queue where key > 0 {
-                guard let r = store.frame(key - 1) else { continue }
+            // The reachable position nearest to the target (content frames; ties in visiting order).
+            var probe = self
+            var goalFrame: Rect?
+            if let s = probe.store.idToSlot[targetId] { goalFrame = probe.store.frame(s) }
+            else if let (c, i) = probe.store.parseVirtual(targetId), let i, let s = probe.store.item(c, i) { goalFrame = probe.store.frame(s) }
+            let goal = goalFrame.map { ($0.x + $0.width / 2, $0.y + $0.height / 2) } ?? (0, 0)
+            var best: (Double, String)?
+            for key in queue where !key.isEmpty {
+                guard let r = positions[key]?.frame else { continue }
                 let dx = r.x + r.width / 2 - goal.0, dy = r.y + r.height / 2 - goal.1
                 let d = dx * dx + dy * dy
-                if best == nil || d < best!.0 || (d == best!.0 && store.precedes(key - 1, best!.1 - 1)) { best = (d, key) }
+                if best == nil || d < best!.0 { best = (d, key) }
             }
             guard let best else {
                 return PathPlan(commands: [], through: [], reachable: false, nearest: nil, visited: queue.count)
             }
             end = best.1
-            nearest = store.slots[end - 1].id
+            nearest = end
         }
         var commands: [String] = [], through: [String] = []
         var k = end
-        while parent[k] >= 0 {
-            commands.append(Self.planSteps[Int(how[k])].command)
-            through.append(store.slots[k - 1].id)
-            k = Int(parent[k])
+        while let p = positions[k], let parent = p.parent {
+            commands.append(Self.planSteps[p.step].command)
+            through.append(k)
+            k = parent
         }
         return PathPlan(commands: commands.reversed(), through: through.reversed(), reachable: found,
                         nearest: nearest, visited: queue.count)

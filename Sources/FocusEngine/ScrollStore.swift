@@ -14,7 +14,7 @@
 // ("as if every item were built") is the ordinary pre-order comparison.
 
 /// A scroll container's current offset.
-struct ScrollOffsetXY: Sendable, Equatable {
+struct ScrollOffsetXY: Sendable, Hashable {
     var x: Double
     var y: Double
 }

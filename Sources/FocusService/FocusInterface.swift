@@ -244,9 +244,10 @@ final class FocusInterface {
                         throw VarlinkError("io.focusd.Inspect.NoDirectionalMove", parameters: ["scene": .string(name)])
                     }
                     // The node the move started from may be gone since: explain from nothing then. The scene
-                    // is explained as it is now, with the sections' memory from before the move.
+                    // is explained as it is now, with the sections' memory and the scroll offsets from
+                    // before the move.
                     let from = last.from.flatMap { session.contains(node: $0) ? $0 : nil }
-                    try reply(context, Reply(explanation: try session.explainMove(last.direction, from: from, memory: last.memory, limit: limit),
+                    try reply(context, Reply(explanation: try session.explainMove(last.direction, from: from, memory: last.memory, scrolls: last.scrolls, limit: limit),
                                              revision: last.revision))
                 }
             case "PlanPath":

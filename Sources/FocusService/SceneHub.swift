@@ -98,6 +98,8 @@ public final class SceneHub {
         public var revision: Int
         /// The sections' remembered focus before the move (the entering rules read it).
         public var memory: [String: String]
+        /// The scroll offsets before the move (the search measures clipped, scrolled frames).
+        public var scrolls: ScrollMemory
     }
 
     public init(limits: Limits = Limits(), caps: Caps = Caps()) {
@@ -293,8 +295,9 @@ public final class SceneHub {
     ) throws(FocusError) -> (Outcome, FocusState) {
         let name = try resolve(name)
         let memory = entries[name]!.session.sectionMemory  // a reference, copied only if it changes
+        let scrolls = entries[name]!.session.scrollMemory  // likewise
         let outcome = try body(&entries[name]!.session)
-        noteDirectionalMove(outcome.events, scene: name, memory: memory)
+        noteDirectionalMove(outcome.events, scene: name, memory: memory, scrolls: scrolls)
         deliver(outcome.events, scene: name)
         return (outcome, entries[name]!.session.state(active: name == activeName))
     }
@@ -351,11 +354,11 @@ public final class SceneHub {
     }
 
     /// Keeps the last directional move among `events` for `ExplainMove`.
-    private func noteDirectionalMove(_ events: [Event], scene: String, memory: [String: String]) {
+    private func noteDirectionalMove(_ events: [Event], scene: String, memory: [String: String], scrolls: ScrollMemory) {
         for e in events where e.kind == .focus || e.kind == .blocked {
             guard let cause = e.cause, cause.kind == .directional, let d = cause.direction, (e.track ?? .main) == .main
             else { continue }
-            lastMoves[scene] = LastMove(from: e.from, direction: d, revision: e.revision, memory: memory)
+            lastMoves[scene] = LastMove(from: e.from, direction: d, revision: e.revision, memory: memory, scrolls: scrolls)
         }
     }
 

@@ -38,12 +38,13 @@ struct RecordingTests {
 
     static var session: Recording {
         Recording(devices: [keyboard, pad, knob], events:
-            key("kbd", 0.0, EventCode.KEY_DOWN, 1) + key("kbd", 0.08, EventCode.KEY_DOWN, 0)
+            key("kbd", 0.0, EventCode.KEY_UP, 1) + key("kbd", 0.08, EventCode.KEY_UP, 0)
             // Held 0.65 s: the press, then focusd's own repeat after 400 ms (kernel repeats ignored).
             + key("kbd", 1.0, EventCode.KEY_RIGHT, 1) + key("kbd", 1.25, EventCode.KEY_RIGHT, 2) + key("kbd", 1.65, EventCode.KEY_RIGHT, 0)
             + frame("knob", 1.8, [(EventCode.EV_REL, EventCode.REL_DIAL, 4)])
             + frame("pad", 2.0, [(EventCode.EV_ABS, EventCode.ABS_HAT0Y, 1)]) + frame("pad", 2.1, [(EventCode.EV_ABS, EventCode.ABS_HAT0Y, 0)])
-            // On an `edit` node the knob edits: focus stays, and the stream's end comes 150 ms later.
+            + frame("pad", 2.5, [(EventCode.EV_ABS, EventCode.ABS_HAT0Y, 1)]) + frame("pad", 2.6, [(EventCode.EV_ABS, EventCode.ABS_HAT0Y, 0)])
+            // On an `edit` node (volume) the knob edits: focus stays, and the stream's end comes 150 ms later.
             + frame("knob", 3.0, [(EventCode.EV_REL, EventCode.REL_DIAL, -4)])
             + key("kbd", 4.0, EventCode.KEY_DOWN, 1) + key("kbd", 4.05, EventCode.KEY_DOWN, 0))
     }
@@ -55,7 +56,7 @@ struct RecordingTests {
         #expect(text.hasPrefix("# focusd recording 1"))
         #expect(text.contains("\n  absolute ABS_X min -32768 max 32767 fuzz 16 flat 128 resolution 0\n"), "\(text)")
         #expect(text.contains("\n  properties INPUT_PROP_POINTER\n"), "\(text)")
-        #expect(text.contains("\n1764000000.080000 kbd EV_KEY KEY_DOWN 0\n"), "\(text)")
+        #expect(text.contains("\n1764000000.080000 kbd EV_KEY KEY_UP 0\n"), "\(text)")
         #expect(text.contains("kbd EV_MSC MSC_SCAN 458833"), "\(text)")
         #expect(text.contains(" 0x2ff"), "a key without a kernel name is written as a number: \(text)")
         let back = try Recording(parsing: text)
@@ -107,21 +108,27 @@ struct RecordingTests {
             return lines
         }
         let lines = try play()
+        // Up from heroFeatured enters the tab bar at the tab over it; the held right key repeats
+        // along the tabs; the crown on a node without `edit` moves to the next (search); the hat
+        // enters the settings section from above at its top, then steps down onto `volume`, where
+        // the crown edits and focus stays.
         #expect(lines == [
-            "1764000000.000000 kbd down press -> tile01",
-            "1764000000.080000 kbd down release -> tile01",
-            "1764000001.000000 kbd right press -> tile02",
-            "1764000001.400000 kbd right repeat -> tile03",
-            "1764000001.500000 kbd right repeat -> tile04",
-            "1764000001.600000 kbd right repeat -> subtitles",
-            "1764000001.650000 kbd right release -> subtitles",
-            "1764000001.800000 knob crown rotate 1 -> volume",
-            "1764000002.000000 pad down press -> brightness",
-            "1764000002.100000 pad down release -> brightness",
-            "1764000003.000000 knob crown rotate -1 -> brightness",
-            "1764000003.150000 knob crown release 0 -> brightness",
-            "1764000004.000000 kbd down press -> signOut",
-            "1764000004.050000 kbd down release -> signOut",
+            "1764000000.000000 kbd up press -> tabHome",
+            "1764000000.080000 kbd up release -> tabHome",
+            "1764000001.000000 kbd right press -> tabMovies",
+            "1764000001.400000 kbd right repeat -> tabShows",
+            "1764000001.500000 kbd right repeat -> tabMusic",
+            "1764000001.600000 kbd right repeat -> tabSettings",
+            "1764000001.650000 kbd right release -> tabSettings",
+            "1764000001.800000 knob crown rotate 1 -> search",
+            "1764000002.000000 pad down press -> subtitles",
+            "1764000002.100000 pad down release -> subtitles",
+            "1764000002.500000 pad down press -> volume",
+            "1764000002.600000 pad down release -> volume",
+            "1764000003.000000 knob crown rotate -1 -> volume",
+            "1764000003.150000 knob crown release 0 -> volume",
+            "1764000004.000000 kbd down press -> brightness",
+            "1764000004.050000 kbd down release -> brightness",
         ], "\(lines.joined(separator: "\n"))")
         #expect(try play() == lines, "deterministic")
     }
@@ -136,9 +143,9 @@ struct RecordingTests {
         let result = FocusctlTests.run(FocusctlTests.binary("focusd"), ["simulate", scene, "--input", input])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.first == "start -> heroFeatured")
-        #expect(result.lines.dropFirst().first == "1764000000.000000 kbd down press -> tile01  [focus, bindings, values]", "\(result)")
-        #expect(result.lines.contains("1764000003.000000 knob crown=-1 rotate -> brightness  [edit]"), "\(result)")
-        #expect(result.lines.last == "1764000004.050000 kbd down release -> signOut", "\(result)")
+        #expect(result.lines.dropFirst().first == "1764000000.000000 kbd up press -> tabHome  [focus, bindings, values]", "\(result)")
+        #expect(result.lines.contains("1764000003.000000 knob crown=-1 rotate -> volume  [edit]"), "\(result)")
+        #expect(result.lines.last == "1764000004.050000 kbd down release -> brightness", "\(result)")
         // The knob's profile from a configuration: 2 counts per detent, so 4 counts are 2 detents.
         let config = directory + "/focusd.toml"
         try "[[profile]]\nname = \"knob\"\nmatch = { capabilities = [\"REL_DIAL\"] }\n[profile.rotary]\ncountsPerDetent = 2\n"

@@ -10,7 +10,7 @@
 #   --configuration C  debug (default) or release: which build of focusd and the test tool runs
 #                      (78's latency figure depends on it: a debug build spends ~20x the CPU)
 #   --only REGEX       run only the scenarios whose file name matches REGEX (grep -E)
-#   --timeout SECONDS  the whole guest run's limit (default 540); a hung guest is a failure
+#   --timeout SECONDS  the whole guest run's limit (default 900); a hung guest is a failure
 #   --no-build         do not run `swift build` (use what is in the build path)
 #
 # Prints one line per scenario (`pass`, `fail` or `pending`, its name and details), then
@@ -22,7 +22,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 build_path="$repo/.build"
 only=""
-guest_timeout=540
+guest_timeout=900
 do_build=1
 configuration=debug
 

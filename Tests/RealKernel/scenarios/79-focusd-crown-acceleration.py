@@ -7,7 +7,8 @@ import time
 from realkernel import Device, Focusd, Monitor, check, is_command, scenario
 
 FAST = 10
-TILES = [f"tile{r}{c}" for r in range(3) for c in range(5)]  # the demo grid in sequential order
+# continueRail's lazy collection in sequential order: built items tile00…tile07, then virtual ones.
+TILES = [f"tile{i:02d}" for i in range(8)] + [f"continueItems#{i}" for i in range(8, 300)]
 
 
 def turns(dev, detents, gap_ms):

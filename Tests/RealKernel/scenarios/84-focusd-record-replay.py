@@ -14,6 +14,9 @@ RECORDING = "/tmp/session.rec"
 SCENE = os.path.join(os.environ.get("RK_REPO", ""), "Sources/FocusService/Resources/demo-scene.json")
 
 # (device, script lines): one gesture each, 400 ms apart (far from any repeat or edit timer).
+# On the TV home demo (from heroFeatured): down into continueRail's lazy collection, right along
+# it, the hat down into moviesRail and right along it, the crown next and previous (no `edit` on a
+# tile), up back into continueRail (its remembered item), select activates: seven focus moves.
 GESTURES = [
     ("keyboard", ["press KEY_DOWN 40"]),
     ("keyboard", ["press KEY_RIGHT 40"]),
