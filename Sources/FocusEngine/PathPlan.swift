@@ -25,11 +25,16 @@ extension SceneSession {
         ("next", .next, 0), ("previous", .previous, 0), ("crown=1", nil, 1), ("crown=-1", nil, -1),
     ]
 
-    /// At most this many focus positions are visited: a scene with lazy collections of a million
-    /// items has a million positions, and a plan is an inspection aid, not worth seconds of the
-    /// daemon's time. When the limit is reached before the target, the plan is unreachable and
+    /// Beyond the scene's built nodes, at most this many more focus positions are visited: a scene
+    /// with lazy collections of a million items has a million positions (virtual items), and a
+    /// plan is an inspection aid, not worth seconds of the daemon's time. Every built node stays
+    /// reachable (a 10,000-node grid is planned whole), and so are the virtual items within this
+    /// many positions. When the limit is reached before the target, the plan is unreachable and
     /// leads to the nearest position found.
-    public static let planPositionLimit = 1_000
+    public static let planVirtualPositionLimit = 1_000
+
+    /// The positions a plan of this scene may visit: its nodes plus ``planVirtualPositionLimit``.
+    public var planPositionLimit: Int { store.nodeCount + Self.planVirtualPositionLimit }
 
     /// The shortest sequence of commands taking main focus to `target`, without moving focus
     /// (breadth-first over the moves of a copy of this session; among equally short sequences, the
@@ -100,7 +105,7 @@ extension SceneSession {
                                             frame: work.store.frame(now))
                 queue.append(nowId)
                 if nowId == targetId { found = true; break search }
-                if positions.count >= Self.planPositionLimit { break search }
+                if positions.count >= planPositionLimit { break search }
             }
         }
         var end = targetId
