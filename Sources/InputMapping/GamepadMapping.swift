@@ -91,11 +91,14 @@ public struct GamepadMapping: Hashable, Sendable {
         }
         var bindings: [Binding] = []
         var warnings: [String] = []
-        for field in fields.dropFirst(2) {
+        for rawField in fields.dropFirst(2) {
+            // As SDL: spaces anywhere in a field are dropped ("a0 ~" is "a0~").
+            let field = rawField.filter { $0 != " " }
             guard let colon = field.firstIndex(of: ":") else {
                 throw ConfigError("gamepad mapping field '\(field)' is not 'element:source'")
             }
-            var element = Substring(field[..<colon])
+            // As SDL: element names are compared ignoring case.
+            var element = Substring(field[..<colon].lowercased())
             let sourceText = field[field.index(after: colon)...]
             if ignoredFields.contains(String(element)) { continue }
             // As SDL: an empty source binds nothing; an element bound twice takes both sources.
@@ -108,7 +111,16 @@ public struct GamepadMapping: Hashable, Sendable {
                 targetHalf = element.first == "+" ? .positive : .negative
                 element = element.dropFirst()
             }
-            let source = try parseSource(sourceText, field: field)
+            // As SDL: a source it cannot read (`x5`) binds nothing; the rest of the line still counts.
+            let source: Source
+            do throws(ConfigError) {
+                source = try parseSource(sourceText, field: field)
+            } catch where sourceText.first.map({ !"abh+-".contains($0) }) ?? false {
+                warnings.append("'\(field)': source '\(sourceText)' is not bN, hN.M or aN, ignored")
+                continue
+            }
+            // As SDL: a trigger is 0...max whatever half the line gives it.
+            if triggerButtons[String(element)] != nil { targetHalf = nil }
             let target: Target
             if let axis = axisTargets[String(element)] {
                 if case .axis = source {
@@ -149,7 +161,9 @@ public struct GamepadMapping: Hashable, Sendable {
             body = body.dropLast()
         }
         guard let kind = body.first else { throw ConfigError("gamepad mapping: '\(field)' has no source") }
-        let rest = body.dropFirst()
+        // As SDL (atoi): the digits at the start count, anything after them is ignored (`b2x` is `b2`).
+        let rest = body.dropFirst().prefix { $0.isASCII && $0.isNumber }
+        let hatRest = body.dropFirst().prefix { ($0.isASCII && $0.isNumber) || $0 == "." }
         switch kind {
         case "b":
             guard half == nil, !inverted, let index = Int(rest), index >= 0 else {
@@ -157,7 +171,7 @@ public struct GamepadMapping: Hashable, Sendable {
             }
             return .button(index)
         case "h":
-            let parts = rest.split(separator: ".")
+            let parts = hatRest.split(separator: ".", omittingEmptySubsequences: false)
             guard half == nil, !inverted, parts.count == 2, let hat = Int(parts[0]), let mask = Int(parts[1]),
                 hat >= 0, [1, 2, 4, 8].contains(mask)
             else {

@@ -143,6 +143,20 @@ struct ConfigurationTests {
         #expect(try Configuration.parse(Self.exampleText()).warnings.isEmpty)
     }
 
+    @Test("a profile's SDL line with fields that bind nothing loads, and each such field is a config warning")
+    func profileMappingWarnings() throws {
+        let configuration = try Configuration.parse("""
+            [[profile]]
+            name = "pad"
+            gamepadMapping = "03000000790000000600000010010000,Generic,a:b2,leftx:,misc9:b3,platform:Linux"
+            """)
+        #expect(configuration.profiles[0].gamepadMapping?.bindings.count == 1)
+        #expect(configuration.warnings == [
+            "line 1: profile 'pad' gamepadMapping: 'leftx:': empty source, ignored",
+            "line 1: profile 'pad' gamepadMapping: 'misc9:b3': unknown element 'misc9', ignored",
+        ])
+    }
+
     @Test("syntax errors surface from Configuration.parse with their line")
     func syntaxThroughSchema() {
         let failure = error("[socket]\npath = /run/x\n")

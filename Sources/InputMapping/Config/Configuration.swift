@@ -56,6 +56,10 @@ public struct Configuration: Hashable, Sendable {
                     throw ConfigError("duplicate profile name '\(profile.name)' (first on line \(first))", at: reader.position)
                 }
                 names[profile.name] = reader.position.line
+                // Fields of the profile's SDL line that bind nothing (SDL ignores them too) are said, not silent.
+                for warning in profile.gamepadMapping?.warnings ?? [] {
+                    configuration.warnings.append("line \(reader.position.line): profile '\(profile.name)' gamepadMapping: \(warning)")
+                }
                 if let catchAll {
                     configuration.warnings.append(
                         "line \(reader.position.line): profile '\(profile.name)' never matches: profile '\(catchAll.name)' "
