@@ -173,9 +173,9 @@ public struct GamepadMapping: Hashable, Sendable {
         case "h":
             let parts = hatRest.split(separator: ".", omittingEmptySubsequences: false)
             guard half == nil, !inverted, parts.count == 2, let hat = Int(parts[0]), let mask = Int(parts[1]),
-                hat >= 0, [1, 2, 4, 8].contains(mask)
+                hat >= 0, (1...15).contains(mask)
             else {
-                throw ConfigError("gamepad mapping: bad hat source '\(text)' in '\(field)' (hN.M, M one of 1, 2, 4, 8)")
+                throw ConfigError("gamepad mapping: bad hat source '\(text)' in '\(field)' (hN.M, M a mask of 1 up, 2 right, 4 down, 8 left)")
             }
             return .hat(hat, mask: mask)
         case "a":

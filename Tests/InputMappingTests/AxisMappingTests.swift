@@ -146,7 +146,7 @@ struct AxisMappingTests {
     func sdlErrors() {
         let cases: [(String, String)] = [
             ("xyz,name,a:b0", "GUID"),
-            ("03000000790000000600000010010000,name,dpup:h0.3", "hat source"),
+            ("03000000790000000600000010010000,name,dpup:h0.16", "hat source"),
             ("03000000790000000600000010010000", "GUID,name"),
         ]
         for (text, fragment) in cases {

@@ -144,6 +144,23 @@ struct SDLToleranceTests {
         #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, -1)])) == ["up press"])
         #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, 0)])) == ["up release"])
     }
+
+    @Test("a hat source with several direction bits (h0.3) is held while any of them is, as SDL binds it")
+    func hatMaskOfSeveralBits() throws {
+        var profile = Profile(name: "diagonal")
+        // select on up-or-right (mask 3): SDL presses a hat binding while (hat & mask) != 0.
+        profile.gamepadMapping = try GamepadMapping.parse(
+            "03000000790000000600000010010000,Diagonal,a:h0.3,platform:Linux,")
+        var rig = Rig(TestDevices.genericPad, profile: profile)
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0X, 1)])) == ["select press"])
+        // Up joins right: still held, no second press.
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, -1)])) == [])
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0X, 0)])) == [])
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, 0)])) == ["select release"])
+        // Down and left are not in the mask.
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, 1)])) == [])
+        #expect(Rig.names(rig.frame([(E.EV_ABS, E.ABS_HAT0X, -1)])) == [])
+    }
 }
 
 @Suite("SDL_GameControllerDB, the whole database")

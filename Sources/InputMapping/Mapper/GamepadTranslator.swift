@@ -85,13 +85,11 @@ struct GamepadTranslator: Sendable {
                 var signals: [GamepadSignal] = []
                 // A stick bound to hat halves (`+leftx:h0.2,-leftx:h0.8`): the sum of its halves.
                 var sticks: [Int: Double] = [:]
+                // SDL's hat bits; a binding's mask may hold several (`h0.3`): it is held while any
+                // of them is, as SDL binds it.
+                let bits = (value.y < 0 ? 1 : 0) | (value.x > 0 ? 2 : 0) | (value.y > 0 ? 4 : 0) | (value.x < 0 ? 8 : 0)
                 for (mask, target) in bindings {
-                    let down = switch mask {
-                    case 1: value.y < 0
-                    case 2: value.x > 0
-                    case 4: value.y > 0
-                    default: value.x < 0
-                    }
+                    let down = bits & mask != 0
                     switch target {
                     case .button(let code):
                         signals += setDerived(code, down)
