@@ -665,27 +665,10 @@ struct SceneStore: Sendable {
         var lost = slots[top].candCount
         let lostUnion = candUnion(top)
         var removed: [String] = []
-        var stack = [top]
         var staleFirst: (Set<String>, Set<String>) = ([], [])
         // A collection's item: unfiled by index while its fields are still there.
         if parent >= 0, collections[parent] != nil { removeItem(top, from: parent) }
-        while let s = stack.popLast() {
-            stack.append(contentsOf: slots[s].children)
-            dropVirtuals(of: s)
-            for b in node(s).bindings ?? [] where bindings.first[b.name] == s { staleFirst.0.insert(b.name) }
-            for b in node(s).accessibilityBindings ?? [] where a11yBindings.first[b.name] == s { staleFirst.1.insert(b.name) }
-            unregister(s)
-            index.set(s, nil)
-            idToSlot[slots[s].id] = nil
-            removed.append(slots[s].id)
-            slots[s].alive = false
-            slots[s].candidate = false
-            slots[s].children = []
-            aggregates[s] = nil
-            slots[s].box = nil
-            free.append(s)
-            nodeCount -= 1
-        }
+        releaseSubtree(top, removed: &removed, staleFirst: &staleFirst)
         if parent >= 0 {
             if collections[parent] == nil {
                 let k = slots[top].indexInParent
