@@ -23,11 +23,12 @@ func gotoBench() throws {
     let demo = try JSONDecoder().decode(Scene.self, from: Data(contentsOf: demoPath))
     print("FocusBench --goto: planPath (breadth-first over the engine's moves on a copy of the session)")
     print("median of 5 runs; floor = 8 engine moves (Send) per position visited, timed in this run\n")
-    print(pad("scene", 30) + pad("from → to", 26) + pad("steps", 7, right: true) + pad("visited", 9, right: true)
+    print(pad("scene", 30) + pad("from → to", 32) + pad("steps", 7, right: true) + pad("visited", 9, right: true)
           + pad("plan", 12, right: true) + pad("floor", 12, right: true) + pad("ratio", 8, right: true))
     let cases: [(String, Scene, String, String)] = [
-        ("demo (35 nodes)", demo, "heroFeatured", "signOut"),
-        ("demo (35 nodes)", demo, "heroFeatured", "tile24"),
+        ("demo home screen", demo, "heroFeatured", "signOut"),
+        ("demo home screen", demo, "heroFeatured", "movie5"),
+        ("demo home screen", demo, "heroFeatured", "moviesItems#20"),
         ("grid 100×100 (10,000 nodes)", gridScene(side: 100), "g0_0", "g99_99"),
         ("grid 100×100 (10,000 nodes)", gridScene(side: 100), "g0_0", "g50_50"),
     ]
@@ -57,7 +58,7 @@ func gotoBench() throws {
             floorSamples.append(seconds(elapsed))
         }
         let t = median(samples), f = median(floorSamples)
-        print(pad(label, 30) + pad("\(from) → \(to)", 26) + pad("\(plan?.commands.count ?? -1)", 7, right: true)
+        print(pad(label, 30) + pad("\(from) → \(to)", 32) + pad("\(plan?.commands.count ?? -1)", 7, right: true)
               + pad(grouped(plan?.visited ?? 0), 9, right: true) + pad(format(t * 1e3, decimals: 2) + " ms", 12, right: true)
               + pad(format(f * 1e3, decimals: 2) + " ms", 12, right: true) + pad(format(t / f, decimals: 2) + "×", 8, right: true))
     }
