@@ -119,13 +119,7 @@ final class DaemonCore {
     let logger: Logger
 
     init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil) {
-        let limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
-        hub = SceneHub(
-            limits: limits,
-            caps: SceneHub.Caps(
-                scenesPerConnection: configuration.limits.maxScenesPerConnection,
-                scenesPerUid: configuration.limits.maxScenesPerUid,
-                nodesPerUid: configuration.limits.maxNodesPerUid))
+        hub = SceneHub(limits: Limits(configuration.limits), caps: SceneHub.Caps(configuration.limits))
         memory = MemoryReturn(eventLoop: eventLoop)
         focus = FocusInterface(hub: hub, logger: logger, worker: worker)
         router = InputRouter(eventLoop: eventLoop, hub: hub, matcher: ProfileMatcher(configuration: configuration))
@@ -437,11 +431,8 @@ final class DaemonService: Sendable {
         let core = core.value
         core.router.reconfigure(matcher)
         core.maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
-        core.hub.limits = Limits(maxNodes: configuration.limits.maxNodes, maxDepth: configuration.limits.maxDepth)
-        core.hub.caps = SceneHub.Caps(
-            scenesPerConnection: configuration.limits.maxScenesPerConnection,
-            scenesPerUid: configuration.limits.maxScenesPerUid,
-            nodesPerUid: configuration.limits.maxNodesPerUid)
+        core.hub.limits = Limits(configuration.limits)
+        core.hub.caps = SceneHub.Caps(configuration.limits)
         core.access = core.makeAccess(configuration)
         if let server = core.webSocketServer {
             let settings = configuration.websocket
@@ -496,5 +487,20 @@ final class DaemonService: Sendable {
         compare("socket", "group", running.socket.group, reloaded.socket.group) { $0.map { "\"\($0)\"" } ?? "the default" }
         compare("socket", "mode", running.socket.mode, reloaded.socket.mode) { $0.map { "0o" + String($0, radix: 8) } ?? "the default" }
         return warnings
+    }
+}
+
+/// The scene limits and caps of `[limits]`, read the same way at start and on reload.
+extension Limits {
+    init(_ settings: LimitSettings) {
+        self.init(maxNodes: settings.maxNodes, maxDepth: settings.maxDepth)
+    }
+}
+
+extension SceneHub.Caps {
+    init(_ settings: LimitSettings) {
+        self.init(
+            scenesPerConnection: settings.maxScenesPerConnection, scenesPerUid: settings.maxScenesPerUid,
+            nodesPerUid: settings.maxNodesPerUid)
     }
 }
