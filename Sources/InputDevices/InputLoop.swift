@@ -85,8 +85,9 @@ public final class InputLoop: Sendable {
     /// - Throws: `PosixError` when epoll, inotify, udev or the thread cannot be set up.
     public func start() throws(PosixError) {
         guard thread.withLock({ $0 == nil }) else { return }
-        let core = try LoopCore(
-            configuration: configuration, delegate: delegate, wakeFD: wakeFD,
+        let kernel = try LinuxInputKernel(configuration: configuration, wakeFD: wakeFD)
+        let core = LoopCore(
+            configuration: configuration, kernel: kernel, delegate: delegate,
             takeCommands: { self.commands.withLock { list in defer { list.removeAll() }; return list } },
             publish: { devices in self.snapshot.withLock { $0 = devices } },
             countWakeup: { self.wakeups.add(1, ordering: .relaxed) })

@@ -58,6 +58,7 @@ final class Recorder: InputLoopDelegate {
         case frame(String, [InputEvent])
         case resync(String, Set<UInt16>, [UInt16: Int32])
         case gesture(String, Gesture)
+        case pendingRead(String)
     }
 
     let calls = Mutex<[Call]>([])
@@ -78,6 +79,7 @@ final class Recorder: InputLoopDelegate {
         calls.withLock { $0.append(.resync(id, keysDown, absValues)) }
     }
     func gesture(id: String, gesture: Gesture) { calls.withLock { $0.append(.gesture(id, gesture)) } }
+    func pendingRead(id: String) { calls.withLock { $0.append(.pendingRead(id)) } }
 }
 
 /// Counts calls of the policy closure (each open attempt asks it once before opening).
