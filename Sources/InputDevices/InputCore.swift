@@ -65,6 +65,8 @@ final class InputCore {
         case grabFailed(node: String, PosixError)
         case gestures([NodeGesture])
         case timerFired
+        /// A device mapper's timer is due (after the device's pending input was read).
+        case mapperTimer(id: String)
         case command(LoopCommand)
     }
 
@@ -91,6 +93,8 @@ final class InputCore {
         /// EVIOCGRAB on or off (answer: `grabSet` or `grabFailed`).
         case setGrab(node: String, Bool)
         case report(Report)
+        /// Feed `.mapperTimer(id)` back once the actions before this one are done.
+        case fireMapperTimer(id: String)
         case log(Logger.Level, String, [String: String])
         /// Leave the loop: everything is closed and reported removed.
         case stop
@@ -105,6 +109,9 @@ final class InputCore {
         case resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32])
         case gesture(id: String, Gesture)
         case pendingRead(id: String)
+        /// With mapping on the input thread: a frame (nil for a gesture, resync, timer or
+        /// release) and the commands its device's mapper made of it, in one report.
+        case mapped(id: String, frame: [InputEvent]?, [MappedCommand])
     }
 
     /// How a node is read once open.
@@ -153,6 +160,10 @@ final class InputCore {
     private var entries: [String: NodeEntry] = [:]
     private var actions: [Action] = []
     private var now: Int64 = 0
+    private var wallNow: Int64 = 0
+    private var context = FocusContext()
+    /// The device mappers, when the configuration maps on the input thread.
+    let mappers: DeviceMappers?
     /// New nodes whose siblings are reconsidered once the node is decided (opened and read,
     /// ignored or failed): the policy needs the identity the device reports.
     private var siblingChecks: [NodeEntry] = []
@@ -164,11 +175,16 @@ final class InputCore {
         self.configuration = configuration
         self.udevRuns = udevRuns
         schedule = RetrySchedule(delaysUsec: configuration.retryDelaysUsec)
+        mappers = configuration.mapping.map { DeviceMappers(settings: $0) }
     }
 
     /// Handles one event at the monotonic time `now` (µs) and returns what to do, in order.
-    func handle(_ event: Event, now: Int64) -> [Action] {
+    /// `wallNow` (CLOCK_REALTIME µs, the kernel's event stamps) and the focus context are for
+    /// the device mappers.
+    func handle(_ event: Event, now: Int64, wallNow: Int64 = 0, context: FocusContext = FocusContext()) -> [Action] {
         self.now = now
+        self.wallNow = wallNow
+        self.context = context
         actions = []
         guard !stopped else { return [] }
         switch event {
@@ -211,6 +227,16 @@ final class InputCore {
             for node in entries.keys.sorted() {
                 if let entry = entries[node], let at = entry.retryAt, at <= now { attempt(entry) }
             }
+            // A due repeat first reads what the device holds: a key-up still in the kernel's
+            // buffer (focusd was stopped or starved) ends the hold before the repeat would fire.
+            for id in mappers?.due(at: now) ?? [] {
+                if let entry = entries.values.first(where: { $0.id == id && !$0.gone }), entry.reader == .evdev {
+                    actions.append(.read(node: entry.node))
+                }
+                actions.append(.fireMapperTimer(id: id))
+            }
+        case .mapperTimer(let id):
+            if let mappers { mapped(id, frame: nil, mappers.tick(id, now: now)) }
         case .command(let command): perform(command)
         }
         let decided = siblingChecks.filter { $0.reader != .deciding }
@@ -219,8 +245,8 @@ final class InputCore {
         return actions
     }
 
-    /// The earliest timed reopen attempt (monotonic µs), nil when there is none.
-    var deadline: Int64? { entries.values.compactMap(\.retryAt).min() }
+    /// The earliest timed reopen attempt or mapper timer (monotonic µs), nil when there is none.
+    var deadline: Int64? { (entries.values.compactMap(\.retryAt) + [mappers?.nextDeadline].compactMap { $0 }).min() }
 
     /// The devices listed now, by node (for `ListDevices`).
     var devices: [DeviceInfo] {
@@ -399,7 +425,36 @@ final class InputCore {
 
     // MARK: reporting and closing
 
-    private func emit(_ report: Report) { actions.append(.report(report)) }
+    /// Reports to the delegate; with mappers, through them: a frame and its commands in one
+    /// report, and what a removed, failed or reopened device held released before it goes.
+    private func emit(_ report: Report) {
+        guard let mappers else { return actions.append(.report(report)) }
+        switch report {
+        case .added(let info):
+            actions.append(.report(report))
+            for output in mappers.added(info, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
+        case .changed(let info):
+            for output in mappers.changed(info, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
+            actions.append(.report(report))
+        case .removed(let id):
+            for output in mappers.removed(id, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
+            actions.append(.report(report))
+        case .frame(let id, let events):
+            guard let commands = mappers.frame(id, events, now: now, wallNow: wallNow, context: context) else { return }
+            actions.append(.report(.mapped(id: id, frame: events, commands)))
+        case .resync(let id, let keys, let abs):
+            mapped(id, frame: nil, mappers.resync(id, keysDown: keys, absValues: abs, wallNow: wallNow))
+        case .gesture(let id, let gesture):
+            mapped(id, frame: nil, mappers.gesture(id, gesture, now: now, context: context))
+        case .pendingRead, .mapped:
+            actions.append(.report(report))
+        }
+    }
+
+    private func mapped(_ id: String, frame: [InputEvent]?, _ commands: [MappedCommand]) {
+        guard frame != nil || !commands.isEmpty else { return }
+        actions.append(.report(.mapped(id: id, frame: frame, commands)))
+    }
 
     private func log(_ level: Logger.Level, _ message: String, _ metadata: [String: String] = [:]) {
         actions.append(.log(level, message, metadata))
@@ -508,6 +563,7 @@ final class InputCore {
             entry.grabOverride = mode
             applyGrab(entry)
         case .reapplyPolicies:
+            for output in mappers?.reconfigure(wallNow: wallNow) ?? [] { mapped(output.id, frame: nil, output.commands) }
             for node in entries.keys.sorted() {
                 guard let entry = entries[node], !entry.own, !entry.gone else { continue }
                 closeForReopen(entry)

@@ -39,6 +39,8 @@ protocol InputKernel: AnyObject {
     var udevRuns: Bool { get }
     /// CLOCK_MONOTONIC in microseconds.
     func monotonicUsec() -> Int64
+    /// CLOCK_REALTIME in microseconds (the clock of the kernel's event stamps).
+    func wallClockUsec() -> Int64
     /// The nodes present now (after subscribing to changes).
     func enumerate() throws(PosixError) -> [DiscoveryNews]
     /// What discovery has to say after a `.discovery` wake-up.
@@ -115,6 +117,12 @@ final class LinuxInputKernel: InputKernel {
     }
 
     func monotonicUsec() -> Int64 { Posix.monotonicUsec() }
+
+    func wallClockUsec() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+    }
 
     func enumerate() throws(PosixError) -> [DiscoveryNews] {
         if let udev { return try udev.enumerate().map { .sighted(sighting($0, as: .enumerated)) } }

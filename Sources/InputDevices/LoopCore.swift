@@ -6,6 +6,7 @@ import Logging
 /// The loop and its kernel; used only on the loop thread (built on the starting one).
 final class LoopCore {
     private let core: InputCore
+    private let focusContext: @Sendable () -> FocusContext
     private let kernel: any InputKernel
     private let delegate: any InputLoopDelegate
     private let logger = Logger(label: "focusd.input")
@@ -20,6 +21,7 @@ final class LoopCore {
         countWakeup: @escaping () -> Void
     ) {
         core = InputCore(configuration: configuration, udevRuns: kernel.udevRuns)
+        focusContext = configuration.focusContext
         self.kernel = kernel
         self.delegate = delegate
         self.takeCommands = takeCommands
@@ -128,7 +130,11 @@ final class LoopCore {
     /// Hands one event to the core and carries out its actions, each outcome fed back before
     /// the next action (depth first: the core sees an open's result before anything else).
     private func feed(_ event: InputCore.Event) {
-        for action in core.handle(event, now: kernel.monotonicUsec()) { perform(action) }
+        let actions =
+            core.mappers == nil
+            ? core.handle(event, now: kernel.monotonicUsec())
+            : core.handle(event, now: kernel.monotonicUsec(), wallNow: kernel.wallClockUsec(), context: focusContext())
+        for action in actions { perform(action) }
     }
 
     private func perform(_ action: InputCore.Action) {
@@ -179,7 +185,10 @@ final class LoopCore {
             case .resync(let id, let keys, let abs): delegate.resync(id: id, keysDown: keys, absValues: abs)
             case .gesture(let id, let gesture): delegate.gesture(id: id, gesture: gesture)
             case .pendingRead(let id): delegate.pendingRead(id: id)
+            case .mapped(let id, let frame, let commands): delegate.mapped(id: id, frame: frame, commands: commands)
             }
+        case .fireMapperTimer(let id):
+            feed(.mapperTimer(id: id))
         case .log(let level, let message, let metadata):
             logger.log(level: level, "\(message)", metadata: metadata.mapValues { .string($0) })
         case .stop:

@@ -37,6 +37,9 @@ final class FakeKernel: InputKernel {
     private(set) var calls: [String] = []
 
     func monotonicUsec() -> Int64 { now }
+    /// The wall clock runs with the virtual monotonic one, from this offset.
+    var wallOffset: Int64 = 1_700_000_000_000_000
+    func wallClockUsec() -> Int64 { wallOffset + now }
 
     func sighting(_ node: String, _ kind: Sighting) -> NodeSighting {
         let entry = nodes[node]
@@ -129,7 +132,8 @@ final class FakeLoop {
 
     init(
         retryDelaysUsec: [Int64] = [10_000, 20_000], classify: @escaping @Sendable (DeviceIdentity) -> DeviceClass = { _ in .keyboard },
-        policy: @escaping @Sendable (DeviceIdentity, [DeviceIdentity]) -> DevicePolicy = { _, _ in .default }
+        policy: @escaping @Sendable (DeviceIdentity, [DeviceIdentity]) -> DevicePolicy = { _, _ in .default },
+        mapping: DeviceMappers.Settings? = nil
     ) {
         let counter = PolicyCounter()
         self.counter = counter
@@ -139,7 +143,9 @@ final class FakeLoop {
                 _ = counter.policy(identity)
                 return policy(identity, siblings)
             })
-        self.configuration = configuration
+        var mapped = configuration
+        mapped.mapping = mapping
+        self.configuration = mapped
     }
 
     private let counter: PolicyCounter

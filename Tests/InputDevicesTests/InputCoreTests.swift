@@ -355,3 +355,138 @@ struct InputCoreReadingTests {
         #expect(core.devices.isEmpty)
     }
 }
+
+/// The device mappers on the input thread: their timers are the core's deadlines, a due timer
+/// reads the device first, and every failure path releases what the device held.
+@Suite("The input core: mapping and its timers on the input thread")
+struct InputCoreMappingTests {
+    static let node = "/dev/input/event3"
+    static let id = "input3-event3"
+    static let keyRight: UInt16 = 106
+
+    /// A keyboard on a loop that maps on its thread with the default settings.
+    private func mapping(grab: GrabMode = .shared) -> FakeLoop {
+        let fake = FakeLoop(
+            retryDelaysUsec: [], policy: { _, _ in DevicePolicy(grab: grab) },
+            mapping: { identity, _ in DeviceSettings(deviceClass: .keyboard) })
+        fake.kernel.nodes[Self.node] = FakeKernel.Node(id: Self.id, identity: keyboard(keys: [28, Self.keyRight]))
+        fake.start()
+        return fake
+    }
+
+    /// A key frame stamped `ageMs` before the fake kernel's wall clock.
+    private func key(_ fake: FakeLoop, _ value: Int32, ageMs: Int64 = 0) -> EvdevReading {
+        keyFrame(Self.keyRight, value, at: fake.kernel.wallClockUsec() - ageMs * 1000)
+    }
+
+    private func phases(_ fake: FakeLoop) -> [CommandPhase] {
+        fake.recorder.all.flatMap { call -> [CommandPhase] in
+            if case .mapped(_, _, let commands) = call { commands.map(\.phase) } else { [] }
+        }
+    }
+
+    @Test("a frame and the commands its mapper made of it reach the delegate in one report")
+    func frameAndCommandsInOneReport() {
+        let fake = mapping()
+        fake.deliver(Self.node, [key(fake, 1)])
+        guard case .mapped(let id, let frame, let commands) = fake.recorder.all.last else {
+            Issue.record("no mapped report: \(fake.recorder.all)")
+            return
+        }
+        #expect(id == Self.id && frame?.first?.code == Self.keyRight)
+        #expect(commands.map(\.command) == ["right"] && commands.map(\.phase) == [.press])
+        #expect(!fake.recorder.all.contains { if case .frame = $0 { true } else { false } })
+    }
+
+    @Test("a held key repeats on the input thread's timer: 400 ms, then every 100 ms, reading the device before each")
+    func repeatsOnTheInputThread() {
+        let fake = mapping()
+        let pressedAt = fake.kernel.now
+        fake.deliver(Self.node, [key(fake, 1)])
+        #expect(fake.kernel.armed == pressedAt + 400_000)
+        let reads = fake.kernel.calls.filter { $0.hasPrefix("read") }.count
+        #expect(fake.fireTimer())
+        #expect(fake.kernel.calls.filter { $0.hasPrefix("read") }.count == reads + 1, "the device is read before the repeat")
+        #expect(fake.kernel.armed == pressedAt + 500_000)
+        #expect(fake.fireTimer())
+        #expect(phases(fake) == [.press, .repeat, .repeat])
+        fake.deliver(Self.node, [key(fake, 0)])
+        #expect(fake.kernel.armed == nil, "released: nothing left to time, an idle loop sleeps")
+        #expect(phases(fake) == [.press, .repeat, .repeat, .release])
+    }
+
+    @Test("a repeat that fell due while the key-up was still in the kernel's buffer never comes")
+    func keyUpStillBufferedBeatsTheRepeat() {
+        let fake = mapping()
+        fake.deliver(Self.node, [key(fake, 1)])
+        // focusd was stopped for 600 ms; the key went up 50 ms after the press and is still unread.
+        fake.kernel.now += 600_000
+        fake.kernel.nodes[Self.node]?.pending = [key(fake, 0, ageMs: 550)]
+        fake.loop.serve([.timer])
+        #expect(phases(fake) == [.press, .release])
+        #expect(fake.kernel.armed == nil)
+    }
+
+    @Test("unplugging a device while a direction repeats releases it before it is reported removed, and no repeat follows")
+    func unplugReleases() {
+        let fake = mapping()
+        fake.deliver(Self.node, [key(fake, 1)])
+        fake.kernel.nodes[Self.node]?.readError = PosixError(call: "libevdev_next_event", errno: ENODEV)
+        fake.deliver(Self.node, [])
+        #expect(phases(fake) == [.press, .release])
+        #expect(fake.recorder.all.last == .removed(Self.id))
+        #expect(fake.kernel.armed == nil)
+    }
+
+    @Test("a read error releases what the device held before it is closed and listed with the error")
+    func readErrorReleases() {
+        let fake = mapping()
+        fake.deliver(Self.node, [key(fake, 1)])
+        fake.kernel.nodes[Self.node]?.readError = PosixError(call: "libevdev_next_event", errno: EIO)
+        fake.deliver(Self.node, [])
+        #expect(phases(fake) == [.press, .release])
+        #expect(fake.devices.first?.problem?.hasPrefix("cannot open") == true)
+        #expect(fake.kernel.armed == nil)
+    }
+
+    @Test("a failed grab releases what the device held (it is listed with a problem) and no repeat follows")
+    func grabFailureReleases() {
+        let fake = mapping()
+        fake.deliver(Self.node, [key(fake, 1)])
+        fake.kernel.nodes[Self.node]?.grabError = PosixError(call: "libevdev_grab(grab)", errno: EBUSY)
+        fake.send(.setGrab(id: Self.id, .exclusive))
+        #expect(phases(fake) == [.press, .release])
+        #expect(fake.devices.first?.problem?.hasPrefix("grab failed") == true)
+        #expect(fake.kernel.armed == nil)
+    }
+
+    @Test("stopping releases what every device held, then reports it removed")
+    func stopReleases() {
+        let fake = mapping()
+        fake.deliver(Self.node, [key(fake, 1)])
+        fake.send(.shutdown)
+        #expect(phases(fake) == [.press, .release])
+        #expect(fake.recorder.all.last == .removed(Self.id))
+    }
+
+    @Test("reapplying policies (a reload) releases what is held and remaps")
+    func reloadReleases() {
+        let fake = mapping()
+        fake.deliver(Self.node, [key(fake, 1)])
+        fake.send(.reapplyPolicies)
+        #expect(phases(fake) == [.press, .release])
+        fake.deliver(Self.node, [key(fake, 1)])
+        #expect(phases(fake) == [.press, .release, .press], "the new mapper works")
+    }
+
+    @Test("SYN_DROPPED releases a held direction and swallows its later release")
+    func resyncReleases() {
+        let fake = mapping()
+        fake.deliver(Self.node, [key(fake, 1)])
+        fake.deliver(Self.node, [.resync(keysDown: [Self.keyRight], absValues: [:])])
+        #expect(phases(fake) == [.press, .release])
+        #expect(fake.kernel.armed == nil)
+        fake.deliver(Self.node, [key(fake, 0)])
+        #expect(phases(fake) == [.press, .release])
+    }
+}

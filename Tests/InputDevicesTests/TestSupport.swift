@@ -104,6 +104,7 @@ final class Recorder: InputLoopDelegate {
         case resync(String, Set<UInt16>, [UInt16: Int32])
         case gesture(String, Gesture)
         case pendingRead(String)
+        case mapped(String, [InputEvent]?, [MappedCommand])
     }
 
     let calls = Mutex<[Call]>([])
@@ -130,6 +131,7 @@ final class Recorder: InputLoopDelegate {
     }
     func gesture(id: String, gesture: Gesture) { record(.gesture(id, gesture)) }
     func pendingRead(id: String) { record(.pendingRead(id)) }
+    func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) { record(.mapped(id, frame, commands)) }
 }
 
 /// Counts calls of the policy closure (each open attempt asks it once before opening).
