@@ -132,10 +132,10 @@ public final class InputLoop: Sendable {
     /// Changes a device's grab; an exclusive grab waits until no key is down.
     public func setGrab(id: String, _ mode: GrabMode) { send(.setGrab(id: id, mode)) }
 
-    /// A barrier for timed output: reads whatever the device `id` has pending now, reports it,
-    /// then calls the delegate's `pendingRead(id:)`. A delegate that hops each report onto one
-    /// serial executor gets `pendingRead` after every frame the kernel held when this was called
-    /// (a repeat timer that fired while focusd was stopped must not outrun the key-up).
+    /// A barrier: reads whatever the device `id` has pending now, reports it, then calls the
+    /// delegate's `pendingRead(id:)`, which therefore comes after every frame the kernel held and
+    /// every command sent before this call. (With `mapping`, the mappers' timers read the device
+    /// themselves before they act.)
     public func readPending(id: String) { send(.readPending(id: id)) }
 
     /// Asks `policy` again for every device (after a config reload): each device is closed and
