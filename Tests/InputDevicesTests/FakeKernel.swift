@@ -133,7 +133,7 @@ final class FakeLoop {
     init(
         retryDelaysUsec: [Int64] = [10_000, 20_000], classify: @escaping @Sendable (DeviceIdentity) -> DeviceClass = { _ in .keyboard },
         policy: @escaping @Sendable (DeviceIdentity, [DeviceIdentity]) -> DevicePolicy = { _, _ in .default },
-        mapping: DeviceMappers.Settings? = nil
+        mapping: DeviceMappers.Settings? = nil, focusContext: @escaping @Sendable () -> FocusContext = { FocusContext() }
     ) {
         let counter = PolicyCounter()
         self.counter = counter
@@ -145,6 +145,7 @@ final class FakeLoop {
             })
         var mapped = configuration
         mapped.mapping = mapping
+        mapped.focusContext = focusContext
         self.configuration = mapped
     }
 

@@ -1,5 +1,6 @@
 import Glibc
 import InputMapping
+import Synchronization
 import Testing
 
 @testable import InputDevices
@@ -477,6 +478,24 @@ struct InputCoreMappingTests {
         #expect(phases(fake) == [.press, .release])
         fake.deliver(Self.node, [key(fake, 1)])
         #expect(phases(fake) == [.press, .release, .press], "the new mapper works")
+    }
+
+    @Test("the mappers read the focus context the event loop publishes: space selects, but types while a text node holds focus")
+    func focusContextReachesTheMappers() {
+        let typing = Mutex(false)
+        let fake = FakeLoop(
+            retryDelaysUsec: [], mapping: { _, _ in DeviceSettings(deviceClass: .keyboard) },
+            focusContext: { FocusContext(typingSuppressed: typing.withLock { $0 }) })
+        let space: UInt16 = 57
+        fake.kernel.nodes[Self.node] = FakeKernel.Node(id: Self.id, identity: keyboard(keys: [space, Self.keyRight]))
+        fake.start()
+        fake.deliver(Self.node, [keyFrame(space, 1), keyFrame(space, 0)])
+        typing.withLock { $0 = true }
+        fake.deliver(Self.node, [keyFrame(space, 1), keyFrame(space, 0)])
+        let commands = fake.recorder.all.flatMap { call -> [String] in
+            if case .mapped(_, _, let commands) = call { commands.map(\.command) } else { [] }
+        }
+        #expect(commands == ["select", "select"], "one press and release, then nothing while typing")
     }
 
     @Test("SYN_DROPPED releases a held direction and swallows its later release")
