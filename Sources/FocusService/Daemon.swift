@@ -161,17 +161,9 @@ final class InputLoopBridge: InputLoopDelegate {
     func deviceChanged(_ device: DeviceInfo) {
         eventLoop.execute { [core] in core.value.router.deviceChanged(device) }
     }
-    func frame(id: String, events: [InputEvent]) {
-        eventLoop.execute { [core] in core.value.router.frame(id, events) }
-    }
-    func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
-        eventLoop.execute { [core] in core.value.router.resync(id, keysDown: keysDown, absValues: absValues) }
-    }
-    func gesture(id: String, gesture: Gesture) {
-        eventLoop.execute { [core] in core.value.router.gesture(id, gesture) }
-    }
-    func pendingRead(id: String) {
-        eventLoop.execute { [core] in core.value.router.pendingRead(id) }
+    /// A frame and its commands, mapped on the input thread: one hop to the engine.
+    func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) {
+        eventLoop.execute { [core] in core.value.router.mapped(id, frame: frame, commands: commands) }
     }
 }
 
@@ -263,10 +255,6 @@ final class DaemonService: Sendable {
         if let webSocketServer { try loop.submit { core.value.webSocketServer = webSocketServer }.wait() }
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
         try loop.submit {
-            if let inputLoop {
-                // Repeats wait until the device's pending input is read (InputRouter.readPending).
-                core.value.router.readPending = { id in inputLoop.readPending(id: id) }
-            }
             core.value.input.reload = { [weak self] () throws(VarlinkError) in
                 guard let self else { return ([], []) }
                 return try self.reload(core: core, inputLoop: inputLoop)
@@ -279,8 +267,10 @@ final class DaemonService: Sendable {
             try? loop.submit { () throws -> Void in _ = try self.reload(core: core, inputLoop: inputLoop) }.wait()
         }
         logger.info("shutting down: releasing devices and removing the socket")
+        // Releases what every device holds (on the input thread, queued to the loop before
+        // `stop` returns) and ungrabs.
         inputLoop?.stop()
-        try? loop.submit { core.value.router.releaseAll() }.wait()
+        try? loop.submit {}.wait()
         try? webSocketServer?.close().wait()
         try? server.close().wait()
         try? group.syncShutdownGracefully()
@@ -385,7 +375,8 @@ final class DaemonService: Sendable {
     }
 
     private func startInput(core: NIOLoopBound<DaemonCore>, loop: any EventLoop) -> InputLoop? {
-        let configuration = InputLoopConfiguration(
+        guard let focus = try? loop.submit({ core.value.router.focusContext }).wait() else { return nil }
+        var configuration = InputLoopConfiguration(
             inputDirectory: options.inputDirectory,
             classify: { DeviceClassifier.classify($0) },
             policy: { [self] identity, siblings in
@@ -402,6 +393,11 @@ final class DaemonService: Sendable {
                 return policy
             }
         )
+        // The mappers and their timers run on the input thread (InputRouter's discussion).
+        configuration.mapping = { [self] identity, siblings in
+            self.matcher.withLock { $0.settings(for: identity, siblings: siblings) }
+        }
+        configuration.focusContext = { focus.value.withLock { $0 } }
         do {
             let inputLoop = try InputLoop(configuration: configuration, delegate: InputLoopBridge(core: core, eventLoop: loop))
             try inputLoop.start()

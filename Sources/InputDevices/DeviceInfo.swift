@@ -93,9 +93,18 @@ public protocol InputLoopDelegate: AnyObject, Sendable {
     /// The answer to `InputLoop.readPending(id:)`: everything the device had pending was reported
     /// before this (also sent when the device is unknown or closed).
     func pendingRead(id: String)
+    /// With `InputLoopConfiguration.mapping`: one frame (nil for a gesture, a resync, a timer
+    /// or a release) and the commands its device's mapper made of it.
+    func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand])
 }
 
 extension InputLoopDelegate {
     /// Delegates that never ask `readPending` need not answer it.
     public func pendingRead(id: String) {}
+    /// Delegates that map on the input thread get `mapped` instead.
+    public func frame(id: String, events: [InputEvent]) {}
+    public func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {}
+    public func gesture(id: String, gesture: Gesture) {}
+    /// Delegates that map themselves never get it.
+    public func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) {}
 }

@@ -2,7 +2,7 @@
 import InputMapping
 
 /// What one read of an evdev node produced.
-enum EvdevReading: Equatable {
+enum EvdevReading: Equatable, Sendable {
     /// The events of one frame, without its SYN_REPORT.
     case frame([InputEvent])
     /// SYN_DROPPED was seen; the partial frame was discarded and this is the device's state now.

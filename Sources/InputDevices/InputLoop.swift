@@ -23,6 +23,12 @@ public struct InputLoopConfiguration: Sendable {
     /// given the identities of the device's siblings (other listed nodes of the same physical
     /// device, same non-nil `group`), for profiles with `siblings = true`.
     public var policy: @Sendable (_ device: DeviceIdentity, _ siblings: [DeviceIdentity]) -> DevicePolicy
+    /// Map on the input thread: each device's `DeviceMapper` gets these settings and runs there
+    /// with its timers; the delegate gets `mapped(id:frame:commands:)` instead of frames,
+    /// resyncs and gestures. Nil: the delegate gets the raw reports and maps itself.
+    public var mapping: DeviceMappers.Settings?
+    /// What the mappers are told about the focused node (read on the input thread per event).
+    public var focusContext: @Sendable () -> FocusContext = { FocusContext() }
 
     public init(
         inputDirectory: String = "/dev/input", sysfsRoot: String = "/sys", useUdev: Bool? = nil,
@@ -85,8 +91,9 @@ public final class InputLoop: Sendable {
     /// - Throws: `PosixError` when epoll, inotify, udev or the thread cannot be set up.
     public func start() throws(PosixError) {
         guard thread.withLock({ $0 == nil }) else { return }
-        let core = try LoopCore(
-            configuration: configuration, delegate: delegate, wakeFD: wakeFD,
+        let kernel = try LinuxInputKernel(configuration: configuration, wakeFD: wakeFD)
+        let core = LoopCore(
+            configuration: configuration, kernel: kernel, delegate: delegate,
             takeCommands: { self.commands.withLock { list in defer { list.removeAll() }; return list } },
             publish: { devices in self.snapshot.withLock { $0 = devices } },
             countWakeup: { self.wakeups.add(1, ordering: .relaxed) })
@@ -125,10 +132,10 @@ public final class InputLoop: Sendable {
     /// Changes a device's grab; an exclusive grab waits until no key is down.
     public func setGrab(id: String, _ mode: GrabMode) { send(.setGrab(id: id, mode)) }
 
-    /// A barrier for timed output: reads whatever the device `id` has pending now, reports it,
-    /// then calls the delegate's `pendingRead(id:)`. A delegate that hops each report onto one
-    /// serial executor gets `pendingRead` after every frame the kernel held when this was called
-    /// (a repeat timer that fired while focusd was stopped must not outrun the key-up).
+    /// A barrier: reads whatever the device `id` has pending now, reports it, then calls the
+    /// delegate's `pendingRead(id:)`, which therefore comes after every frame the kernel held and
+    /// every command sent before this call. (With `mapping`, the mappers' timers read the device
+    /// themselves before they act.)
     public func readPending(id: String) { send(.readPending(id: id)) }
 
     /// Asks `policy` again for every device (after a config reload): each device is closed and

@@ -8,8 +8,9 @@ import Testing
 
 @testable import FocusService
 
-/// The input path inside the daemon, without devices: frames as the input thread delivers them,
-/// through the real mapper and engine, on an event loop whose clock the test advances.
+/// The input path inside the daemon, without devices: frames mapped as the input thread maps
+/// them (its `DeviceMappers`, timers fired at their deadlines), through the router and the real
+/// engine, on an event loop whose clock the test advances.
 @Suite("Input path: device frames to focus moves")
 struct InputRouterTests {
     /// A router on the demo scene, with a recorder of the Focus monitor and Input notices.
@@ -17,11 +18,14 @@ struct InputRouterTests {
         let loop = EmbeddedEventLoop()
         let hub = SceneHub()
         let router: InputRouter
+        /// The input thread's mappers.
+        let mappers: DeviceMappers
         var events: [Event] = []
         var notices: [InputRouter.InputNotice] = []
 
         init(matcher: ProfileMatcher = ProfileMatcher(profiles: [])) throws {
             router = InputRouter(eventLoop: loop, hub: hub, matcher: matcher)
+            mappers = DeviceMappers(settings: { identity, siblings in matcher.settings(for: identity, siblings: siblings) })
             let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
             _ = try hub.setScene(scene, by: 0)
             _ = try hub.addMonitor(scene: nil) { [unowned self] message in
@@ -37,23 +41,56 @@ struct InputRouterTests {
             notices.compactMap { if case .command(_, let command) = $0 { command } else { nil } }
         }
 
+        /// The mappers' clock: the event loop's (virtual) monotonic time in microseconds.
+        var now: Int64 { Int64(loop.now.uptimeNanoseconds / 1000) }
+
+        private func deliver(_ outputs: [DeviceMappers.Output]) {
+            for output in outputs { router.mapped(output.id, frame: nil, commands: output.commands) }
+        }
+
         func attach(_ identity: DeviceIdentity, id: String) {
             let deviceClass = DeviceClassifier.classify(identity)
-            router.deviceAdded(DeviceInfo(id: id, identity: identity, deviceClass: deviceClass))
+            let info = DeviceInfo(id: id, identity: identity, deviceClass: deviceClass)
+            router.deviceAdded(info)
+            deliver(mappers.added(info, wallNow: WallClock.nowUsec()))
+        }
+
+        func remove(_ id: String) {
+            deliver(mappers.removed(id, wallNow: WallClock.nowUsec()))
+            router.deviceRemoved(id)
+        }
+
+        func frame(_ id: String, _ events: [InputEvent]) {
+            let context = router.focusContext.value.withLock { $0 }
+            guard let commands = mappers.frame(id, events, now: now, wallNow: WallClock.nowUsec(), context: context) else { return }
+            router.mapped(id, frame: events, commands: commands)
+        }
+
+        func resync(_ id: String, keysDown: Set<UInt16>) {
+            router.mapped(id, frame: nil, commands: mappers.resync(id, keysDown: keysDown, absValues: [:], wallNow: WallClock.nowUsec()))
         }
 
         func key(_ id: String, _ code: UInt16, _ value: Int32) {
-            router.frame(id, [InputEvent(type: EventCode.EV_KEY, code: code, value: value, timeUsec: 1_000)])
+            frame(id, [InputEvent(type: EventCode.EV_KEY, code: code, value: value, timeUsec: 1_000)])
         }
 
         /// A key event stamped by the kernel `ageMs` ago (CLOCK_REALTIME, as focusd reads it).
         func key(_ id: String, _ code: UInt16, _ value: Int32, ageMs: Int64) {
             let stamp = WallClock.nowUsec() - ageMs * 1000
-            router.frame(id, [InputEvent(type: EventCode.EV_KEY, code: code, value: value, timeUsec: stamp)])
+            frame(id, [InputEvent(type: EventCode.EV_KEY, code: code, value: value, timeUsec: stamp)])
         }
 
-        func advance(ms: Int64) {
-            loop.advanceTime(by: .milliseconds(ms))
+        /// Advances the clock, firing each mapper timer at its deadline as the input thread does
+        /// (`stopped`: focusd could not run, so none fires).
+        func advance(ms: Int64, stopped: Bool = false) {
+            let target = now + ms * 1000
+            while !stopped, let deadline = mappers.nextDeadline, deadline <= target {
+                loop.advanceTime(to: .uptimeNanoseconds(UInt64(max(deadline, now)) * 1000))
+                for id in mappers.due(at: deadline) {
+                    router.mapped(id, frame: nil, commands: mappers.tick(id, now: deadline))
+                }
+            }
+            loop.advanceTime(to: .uptimeNanoseconds(UInt64(target) * 1000))
         }
 
         func focus(_ id: String) throws {
@@ -111,7 +148,7 @@ struct InputRouterTests {
         rig.advance(ms: 450)
         let movesAtUnplug = rig.moves
         #expect(movesAtUnplug == 2)
-        rig.router.deviceRemoved("kbd")
+        rig.remove("kbd")
         rig.advance(ms: 5_000)
         #expect(rig.moves == movesAtUnplug)
         #expect(rig.commands.last?.phase == .release)
@@ -124,57 +161,13 @@ struct InputRouterTests {
         rig.attach(Self.keyboard, id: "kbd")
         rig.key("kbd", EventCode.KEY_RIGHT, 1, ageMs: 0)
         // focusd is stopped for 600 ms (its repeat timer cannot run); the key went up 50 ms after
-        // the press, and the key-up is read now, 550 ms after it happened.
-        rig.router.readPending = { _ in }  // the timer waits for the input thread
-        rig.advance(ms: 600)
+        // the press, and the key-up is read now, 550 ms after it happened (the input thread
+        // reads the device before a due timer acts: InputCoreMappingTests).
+        rig.advance(ms: 600, stopped: true)
         rig.key("kbd", EventCode.KEY_RIGHT, 0, ageMs: 550)
-        rig.router.pendingRead("kbd")
         rig.advance(ms: 2_000)
         #expect(rig.commands.map(\.phase) == [.press, .release])
         #expect(rig.moves == 1)
-    }
-
-    @Test("a repeat that fell due while the key-up was still unread waits for the input thread and never comes")
-    func repeatWaitsForPendingInput() throws {
-        let rig = try Rig()
-        var asked: [String] = []
-        rig.router.readPending = { asked.append($0) }
-        rig.attach(Self.keyboard, id: "kbd")
-        rig.key("kbd", EventCode.KEY_RIGHT, 1, ageMs: 0)
-        // focusd was stopped past the repeat deadline; the key went up meanwhile.
-        rig.advance(ms: 600)
-        #expect(asked == ["kbd"])
-        #expect(rig.moves == 1)
-        #expect(!rig.commands.contains { $0.phase == .repeat })
-        // The input thread reads the key-up (it happened 300 ms ago), then answers.
-        rig.key("kbd", EventCode.KEY_RIGHT, 0, ageMs: 300)
-        rig.router.pendingRead("kbd")
-        rig.advance(ms: 2_000)
-        #expect(rig.moves == 1)
-        #expect(rig.commands.map(\.phase) == [.press, .release])
-        #expect(asked == ["kbd"])
-    }
-
-    @Test("with the key still held, the answer of the input thread lets each repeat through")
-    func repeatAfterPendingRead() throws {
-        let rig = try Rig()
-        var asked = 0
-        rig.router.readPending = { _ in asked += 1 }
-        rig.attach(Self.keyboard, id: "kbd")
-        rig.key("kbd", EventCode.KEY_RIGHT, 1)
-        rig.advance(ms: 400)
-        #expect(asked == 1 && rig.moves == 1)
-        rig.router.pendingRead("kbd")
-        #expect(rig.moves == 2)
-        #expect(rig.commands.last?.phase == .repeat)
-        rig.advance(ms: 100)
-        #expect(asked == 2 && rig.moves == 2)
-        rig.router.pendingRead("kbd")
-        #expect(rig.moves == 3)
-        // An answer nobody asked for does nothing.
-        rig.router.pendingRead("kbd")
-        #expect(rig.moves == 3)
-        rig.key("kbd", EventCode.KEY_RIGHT, 0)
     }
 
     @Test("SYN_DROPPED resync releases a held direction even when the key still reads down")
@@ -182,7 +175,7 @@ struct InputRouterTests {
         let rig = try Rig()
         rig.attach(Self.keyboard, id: "kbd")
         rig.key("kbd", EventCode.KEY_LEFT, 1)
-        rig.router.resync("kbd", keysDown: [EventCode.KEY_LEFT], absValues: [:])
+        rig.resync("kbd", keysDown: [EventCode.KEY_LEFT])
         let moves = rig.moves
         rig.advance(ms: 2_000)
         #expect(rig.moves == moves)
@@ -213,7 +206,7 @@ struct InputRouterTests {
         rig.attach(Self.powerMate, id: "knob")
         try rig.focus("subtitles")
         let dial = { (counts: Int32) in
-            rig.router.frame("knob", [InputEvent(type: EventCode.EV_REL, code: EventCode.REL_DIAL, value: counts, timeUsec: 1)])
+            rig.frame("knob", [InputEvent(type: EventCode.EV_REL, code: EventCode.REL_DIAL, value: counts, timeUsec: 1)])
         }
         dial(4)  // one detent: next item in the settings section
         #expect(rig.focused == "volume")
@@ -271,7 +264,7 @@ struct InputRouterTests {
                 rig.attach(keyboard, id: "kbd")
                 rig.attach(media, id: "media")
             }
-            #expect(rig.router.devices["media"]?.mapper.settings.profileName == "laptop keyboard and its media keys",
+            #expect(rig.mappers.settings(of: "media")?.profileName == "laptop keyboard and its media keys",
                     "media node listed \(mediaFirst ? "first" : "second")")
             rig.key("media", EventCode.KEY_PLAYPAUSE, 1)
             rig.key("media", EventCode.KEY_PLAYPAUSE, 0)
@@ -286,7 +279,8 @@ struct InputRouterTests {
         media.group = "/sys/devices/pci0000:00/usb1/1-2"
         rig.attach(keyboard, id: "kbd")
         rig.attach(media, id: "media")
-        #expect(rig.router.devices["media"]?.mapper.settings.profileName == nil)
+        #expect(rig.mappers.settings(of: "media") != nil)
+        #expect(rig.mappers.settings(of: "media")?.profileName == nil)
     }
 }
 

@@ -21,12 +21,13 @@ struct RealDeviceTests {
         func deviceChanged(_ device: DeviceInfo) { inner.deviceChanged(device) }
         func frame(id: String, events: [InputEvent]) {
             inner.frame(id: id, events: events)
-            while blocked.withLock({ $0 }) { usleep(1000) }
+            _ = Changes.shared.wait(timeoutMs: 30_000) { !blocked.withLock { $0 } }
         }
         func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
             inner.resync(id: id, keysDown: keysDown, absValues: absValues)
         }
         func gesture(id: String, gesture: Gesture) { inner.gesture(id: id, gesture: gesture) }
+        func pendingRead(id: String) { inner.pendingRead(id: id) }
     }
 
     private func loop(_ delegate: any InputLoopDelegate, name: String, grab: GrabMode = .shared) throws -> InputLoop {
@@ -35,6 +36,23 @@ struct RealDeviceTests {
                 classify: { _ in .keyboard },
                 policy: { identity, _ in identity.name == name ? DevicePolicy(grab: grab) : DevicePolicy(ignoreReason: "not under test") }),
             delegate: delegate)
+    }
+
+    /// The grab state last reported for `id`.
+    private func grabbedReported(_ recorder: Recorder, id: String) -> Bool? {
+        recorder.all.reversed().lazy.compactMap { call -> Bool? in
+            switch call {
+            case .added(let info), .changed(let info): info.id == id ? info.grabbed : nil
+            default: nil
+            }
+        }.first
+    }
+
+    /// Returns once the loop served every command sent before it (a `readPending` round trip).
+    private func barrier(_ loop: InputLoop, _ recorder: Recorder) async {
+        let token = "barrier-\(recorder.all.count)"
+        loop.readPending(id: token)
+        _ = await eventually(timeoutMs: 10_000) { recorder.all.contains(.pendingRead(token)) }
     }
 
     private func frames(_ recorder: Recorder, id: String) -> [[InputEvent]] {
@@ -61,7 +79,11 @@ struct RealDeviceTests {
         #expect((sent.first?.first?.timeUsec ?? 0) > 1_600_000_000_000_000)
         device.destroy()
         #expect(await eventually(timeoutMs: 10_000) { recorder.removed.contains(info.id) })
-        try await Task.sleep(for: .milliseconds(200))
+        // The node's removal (inotify) is queued once the node is gone: two barriers in a row
+        // are answered only after the loop served it.
+        #expect(await eventually(timeoutMs: 10_000) { access(device.node, F_OK) != 0 })
+        await barrier(loop, recorder)
+        await barrier(loop, recorder)
         #expect(recorder.removed.filter { $0 == info.id }.count == 1)
     }
 
@@ -78,12 +100,12 @@ struct RealDeviceTests {
         device.key(Self.keyUp, 1)
         #expect(await eventually(timeoutMs: 10_000) { frames(recorder, id: id).count == 1 })
         loop.setGrab(id: id, .exclusive)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(loop.devices.first { $0.id == id }?.grabbed == false)
+        await barrier(loop, recorder)
+        #expect(!recorder.all.contains { if case .changed(let info) = $0 { info.grabbed } else { false } })
         device.key(Self.keyUp, 0)
-        #expect(await eventually(timeoutMs: 10_000) { loop.devices.first { $0.id == id }?.grabbed == true })
+        #expect(await eventually(timeoutMs: 10_000) { grabbedReported(recorder, id: id) == true })
         loop.setGrab(id: id, .shared)
-        #expect(await eventually(timeoutMs: 10_000) { loop.devices.first { $0.id == id }?.grabbed == false })
+        #expect(await eventually(timeoutMs: 10_000) { grabbedReported(recorder, id: id) == false })
     }
 
     @Test("after SYN_DROPPED the loop reports one resync with the keys still down")
@@ -108,6 +130,7 @@ struct RealDeviceTests {
         device.key(Self.keyUp, 0)
         device.key(Self.keyDown, 1)
         recorder.blocked.withLock { $0 = false }
+        Changes.shared.notify()
         #expect(await eventually(timeoutMs: 10_000) {
             recorder.inner.all.contains { if case .resync(id, let keys, _) = $0 { keys == [Self.keyDown] } else { false } }
         })

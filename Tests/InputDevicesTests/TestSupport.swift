@@ -40,13 +40,58 @@ struct TemporaryDirectory {
     }
 }
 
-/// Waits (briefly) until `condition` holds; returns whether it did.
-func eventually(timeoutMs: Int = 2000, _ condition: () -> Bool) async -> Bool {
-    for _ in 0..<(timeoutMs / 5) {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
+/// Wakes the threads waiting in `eventually` whenever a delegate call or a policy call was
+/// recorded, so a test waits on the real condition, never for a fixed time.
+final class Changes: @unchecked Sendable {
+    static let shared = Changes()
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var generation = 0
+
+    private init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attributes)
     }
-    return condition()
+
+    func notify() {
+        pthread_mutex_lock(mutex)
+        generation += 1
+        pthread_cond_broadcast(cond)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Waits until `condition` holds, rechecking after every recorded change; false at the deadline.
+    func wait(timeoutMs: Int, _ condition: () -> Bool) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let total = Int(deadline.tv_nsec) + (timeoutMs % 1000) * 1_000_000
+        deadline.tv_sec += timeoutMs / 1000 + total / 1_000_000_000
+        deadline.tv_nsec = total % 1_000_000_000
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while true {
+            let seen = generation
+            pthread_mutex_unlock(mutex)
+            let holds = condition()
+            pthread_mutex_lock(mutex)
+            if holds { return true }
+            while generation == seen {
+                if pthread_cond_timedwait(cond, mutex, &deadline) == ETIMEDOUT {
+                    pthread_mutex_unlock(mutex)
+                    defer { pthread_mutex_lock(mutex) }
+                    return condition()
+                }
+            }
+        }
+    }
+}
+
+/// Waits until `condition` (over what a `Recorder` or `PolicyCounter` saw) holds, or the deadline.
+func eventually(timeoutMs: Int = 10_000, _ condition: () -> Bool) async -> Bool {
+    Changes.shared.wait(timeoutMs: timeoutMs, condition)
 }
 
 /// Records every delegate call of an input loop, in order.
@@ -58,10 +103,17 @@ final class Recorder: InputLoopDelegate {
         case frame(String, [InputEvent])
         case resync(String, Set<UInt16>, [UInt16: Int32])
         case gesture(String, Gesture)
+        case pendingRead(String)
+        case mapped(String, [InputEvent]?, [MappedCommand])
     }
 
     let calls = Mutex<[Call]>([])
     var all: [Call] { calls.withLock { $0 } }
+
+    private func record(_ call: Call) {
+        calls.withLock { $0.append(call) }
+        Changes.shared.notify()
+    }
 
     var added: [DeviceInfo] {
         all.compactMap { if case .added(let d) = $0 { d } else { nil } }
@@ -70,14 +122,16 @@ final class Recorder: InputLoopDelegate {
         all.compactMap { if case .removed(let id) = $0 { id } else { nil } }
     }
 
-    func deviceAdded(_ device: DeviceInfo) { calls.withLock { $0.append(.added(device)) } }
-    func deviceRemoved(id: String) { calls.withLock { $0.append(.removed(id)) } }
-    func deviceChanged(_ device: DeviceInfo) { calls.withLock { $0.append(.changed(device)) } }
-    func frame(id: String, events: [InputEvent]) { calls.withLock { $0.append(.frame(id, events)) } }
+    func deviceAdded(_ device: DeviceInfo) { record(.added(device)) }
+    func deviceRemoved(id: String) { record(.removed(id)) }
+    func deviceChanged(_ device: DeviceInfo) { record(.changed(device)) }
+    func frame(id: String, events: [InputEvent]) { record(.frame(id, events)) }
     func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
-        calls.withLock { $0.append(.resync(id, keysDown, absValues)) }
+        record(.resync(id, keysDown, absValues))
     }
-    func gesture(id: String, gesture: Gesture) { calls.withLock { $0.append(.gesture(id, gesture)) } }
+    func gesture(id: String, gesture: Gesture) { record(.gesture(id, gesture)) }
+    func pendingRead(id: String) { record(.pendingRead(id)) }
+    func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) { record(.mapped(id, frame, commands)) }
 }
 
 /// Counts calls of the policy closure (each open attempt asks it once before opening).
@@ -89,6 +143,7 @@ final class PolicyCounter: Sendable {
 
     func policy(_ identity: DeviceIdentity) -> DevicePolicy {
         count.withLock { $0[identity.node, default: 0] += 1 }
+        Changes.shared.notify()
         let name = identity.node.split(separator: "/").last.map(String.init) ?? ""
         return ignore.contains(name) ? DevicePolicy(ignoreReason: "by test config", profile: "quiet") : .default
     }

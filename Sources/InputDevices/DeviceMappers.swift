@@ -1,0 +1,156 @@
+// The device mappers on the input thread: one InputMapping `DeviceMapper` per read device, its
+// timers (repeat, long-press, the end of an edit stream) as the input core's deadlines.
+//
+// Pure: the caller passes the monotonic time, the wall clock and the focus context.
+import InputMapping
+
+/// Every listed device's mapper and what it holds. Used by `InputCore` on the input thread (and
+/// by tests playing that thread).
+public final class DeviceMappers {
+    /// The configuration's settings for a device, given its siblings (profiles with `siblings = true`).
+    public typealias Settings = @Sendable (_ device: DeviceIdentity, _ siblings: [DeviceIdentity]) -> DeviceSettings
+
+    /// What a device's mapper produced.
+    public struct Output: Equatable, Sendable {
+        public var id: String
+        public var commands: [MappedCommand]
+    }
+
+    private let settings: Settings
+    private var mappers: [String: DeviceMapper] = [:]
+    /// Everything listed (including ignored or unopenable devices), by id: the siblings' source.
+    private var listed: [String: DeviceInfo] = [:]
+
+    public init(settings: @escaping Settings) {
+        self.settings = settings
+    }
+
+    /// A device was listed: a mapper if it is usable; siblings whose profile changes with it are
+    /// released and get a mapper with their new settings.
+    public func added(_ info: DeviceInfo, wallNow: Int64) -> [Output] {
+        listed[info.id] = info
+        guard info.problem == nil else { return [] }
+        mappers[info.id] = makeMapper(info)
+        return remapSiblings(of: info, wallNow: wallNow)
+    }
+
+    /// A listed device changed: one with a problem is released and loses its mapper.
+    public func changed(_ info: DeviceInfo, wallNow: Int64) -> [Output] {
+        listed[info.id] = info
+        if info.problem != nil {
+            let released = release(info.id, wallNow: wallNow)
+            mappers[info.id] = nil
+            return released
+        }
+        if mappers[info.id] == nil { mappers[info.id] = makeMapper(info) }
+        return []
+    }
+
+    /// A device is gone: what it held is released.
+    public func removed(_ id: String, wallNow: Int64) -> [Output] {
+        let released = release(id, wallNow: wallNow)
+        mappers[id] = nil
+        listed[id] = nil
+        return released
+    }
+
+    /// One frame; nil when the device has no mapper (not read, or a problem).
+    public func frame(_ id: String, _ events: [InputEvent], now: Int64, wallNow: Int64, context: FocusContext) -> [MappedCommand]? {
+        guard mappers[id] != nil else { return nil }
+        return mappers[id]!.process(events, now: Self.happened(events, now: now, wallNow: wallNow), context: context)
+    }
+
+    public func gesture(_ id: String, _ gesture: Gesture, now: Int64, context: FocusContext) -> [MappedCommand] {
+        guard mappers[id] != nil else { return [] }
+        return mappers[id]!.process(gesture: gesture, now: now, context: context)
+    }
+
+    /// After SYN_DROPPED (or before a reopen): everything held is released (input.md §6), then
+    /// the mapper learns what is still down so those keys are swallowed, not pressed again.
+    public func resync(_ id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32], wallNow: Int64) -> [MappedCommand] {
+        guard mappers[id] != nil else { return [] }
+        return mappers[id]!.releaseAll(timeUsec: wallNow)
+            + mappers[id]!.resync(keysDown: keysDown, absValues: absValues, timeUsec: wallNow)
+    }
+
+    /// The device's timers due at `now`.
+    public func tick(_ id: String, now: Int64) -> [MappedCommand] {
+        guard mappers[id] != nil else { return [] }
+        return mappers[id]!.tick(now: now)
+    }
+
+    /// A new configuration: every device is released and gets a mapper with its new settings.
+    public func reconfigure(wallNow: Int64) -> [Output] {
+        var output: [Output] = []
+        for id in mappers.keys.sorted() {
+            output += release(id, wallNow: wallNow)
+            if let info = listed[id] { mappers[id] = makeMapper(info) }
+        }
+        return output
+    }
+
+    /// The earliest timer of any device (monotonic µs).
+    public var nextDeadline: Int64? { mappers.values.compactMap(\.nextDeadline).min() }
+
+    /// The devices with a timer due at `now`, by id.
+    public func due(at now: Int64) -> [String] {
+        mappers.filter { ($0.value.nextDeadline ?? .max) <= now }.keys.sorted()
+    }
+
+    /// The settings the device's mapper runs with (nil: no mapper).
+    public func settings(of id: String) -> DeviceSettings? { mappers[id]?.settings }
+
+    // MARK: internals
+
+    private func makeMapper(_ info: DeviceInfo) -> DeviceMapper {
+        var settings = settings(info.identity, siblings(of: info))
+        settings.deviceClass = info.deviceClass
+        if settings.rotary.countsPerDetent == nil,
+            let hint = info.identity.udevProperties["FOCUSD_COUNTS_PER_DETENT"].flatMap(Double.init), hint > 0
+        {
+            settings.rotary.countsPerDetent = hint
+        }
+        return DeviceMapper(identity: info.identity, settings: settings)
+    }
+
+    private func release(_ id: String, wallNow: Int64) -> [Output] {
+        guard mappers[id] != nil else { return [] }
+        let commands = mappers[id]!.releaseAll(timeUsec: wallNow)
+        return commands.isEmpty ? [] : [Output(id: id, commands: commands)]
+    }
+
+    private func remapSiblings(of info: DeviceInfo, wallNow: Int64) -> [Output] {
+        guard let group = info.identity.group else { return [] }
+        var output: [Output] = []
+        for id in mappers.keys.sorted() where id != info.id {
+            guard let other = listed[id], other.identity.group == group else { continue }
+            let profile = settings(other.identity, siblings(of: other)).profileName
+            guard profile != mappers[id]?.settings.profileName else { continue }
+            output += release(id, wallNow: wallNow)
+            mappers[id] = makeMapper(other)
+        }
+        return output
+    }
+
+    /// The identities of the other listed nodes of `info`'s physical device (same group).
+    private func siblings(of info: DeviceInfo) -> [DeviceIdentity] {
+        guard let group = info.identity.group else { return [] }
+        return listed.values.filter { $0.id != info.id && $0.identity.group == group }
+            .sorted { $0.id < $1.id }.map(\.identity)
+    }
+
+    /// The most a frame's kernel timestamp may lag behind to count as its age (a larger lag is a
+    /// clock step or a synthetic time, and the frame counts as happening now).
+    public static let maxFrameAgeUsec: Int64 = 60_000_000
+
+    /// When a frame happened on the mapper's clock: now, minus the age of its kernel timestamp
+    /// (CLOCK_REALTIME). The mapper fires the timers due before a frame first; with the read time
+    /// a key-up read late (focusd stopped or starved while the key went up) would come after a
+    /// repeat that was due only after the key was already up.
+    public static func happened(_ events: [InputEvent], now: Int64, wallNow: Int64) -> Int64 {
+        guard let stamp = events.last?.timeUsec else { return now }
+        let age = wallNow - stamp
+        guard age > 0, age <= maxFrameAgeUsec else { return now }
+        return now - age
+    }
+}

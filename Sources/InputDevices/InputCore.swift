@@ -1,0 +1,584 @@
+// The input thread's decisions as a pure state machine: events in, actions and a deadline out.
+//
+// No system calls, no threads, no clocks: the loop (`LoopCore`) reads the clock, carries each
+// action out through the kernel (`InputKernel`) and feeds the outcome back as the next event,
+// depth first, so the core sees the result of an open before anything else happens to the node.
+// Tests drive it with events and a virtual time (InputCoreTests).
+import InputMapping
+import Logging
+
+/// How discovery saw a node.
+enum Sighting: Equatable, Sendable {
+    /// Listed at start (or when the directory appeared).
+    case enumerated
+    /// udev `add`, inotify IN_CREATE / IN_MOVED_TO.
+    case created
+    /// udev `change`, inotify IN_ATTRIB, or a node given by hand.
+    case changed
+}
+
+/// A node as discovery reports it, with what can be known about it before opening it.
+struct NodeSighting: Equatable, Sendable {
+    var node: String
+    var kind: Sighting
+    /// udev's record of the node (udev discovery); nil from inotify or for a node given by hand.
+    var udev: UdevFacts?
+    /// Stable id (sysfs `inputN-eventM`, else the node's name).
+    var id: String
+    /// Name, ids and group read from sysfs, when it has the node.
+    var sysfsIdentity: DeviceIdentity?
+    /// Properties from udev's database when there is no record (a node given by hand).
+    var databaseProperties: [String: String] = [:]
+    /// The physical device (sysfs parent) when there is no record.
+    var sysfsGroup: String?
+
+    /// The part of a udev record the core decides on.
+    struct UdevFacts: Equatable, Sendable {
+        var properties: [String: String]
+        var group: String?
+    }
+}
+
+/// The state of every node the input thread knows, and what to do on each event.
+final class InputCore {
+    /// Something happened: discovery, the outcome of an action, the timer or a command.
+    enum Event: Equatable, Sendable {
+        case sighted(NodeSighting)
+        /// udev `remove`, inotify IN_DELETE / IN_MOVED_FROM.
+        case removed(node: String)
+        /// The watched directory itself went away: every node under `prefix` goes with it.
+        case directoryRemoved(prefix: String)
+        /// `open` succeeded: the node's identity as the device reports it.
+        case opened(node: String, identity: DeviceIdentity)
+        /// `open`, `watch` or `addToLibinput` failed; `vanished`: the node no longer exists.
+        /// Nothing is left open for the node.
+        case openFailed(node: String, PosixError, vanished: Bool)
+        /// `addToLibinput` failed because libinput itself cannot be used.
+        case libinputUnavailable(node: String, reason: String)
+        /// `watch` or `addToLibinput` succeeded: the node is read.
+        case reading(node: String)
+        case readings(node: String, [EvdevReading])
+        case readFailed(node: String, PosixError)
+        /// The kernel's keys down on the node (answer to `queryKeys`).
+        case keysDown(node: String, Set<UInt16>)
+        case grabSet(node: String, grabbed: Bool)
+        case grabFailed(node: String, PosixError)
+        case gestures([NodeGesture])
+        case timerFired
+        /// A device mapper's timer is due (after the device's pending input was read).
+        case mapperTimer(id: String)
+        case command(LoopCommand)
+    }
+
+    /// A gesture libinput recognised on a node.
+    struct NodeGesture: Equatable, Sendable {
+        var node: String
+        var gesture: Gesture
+    }
+
+    /// What the loop must do, in order.
+    enum Action: Equatable, Sendable {
+        /// Open the node with libevdev (answer: `opened` or `openFailed`).
+        case open(node: String)
+        /// Add the opened node's descriptor to the wait set (answer: `reading` or `openFailed`).
+        case watch(node: String)
+        /// Hand the node to libinput instead (answer: `reading`, `openFailed` or `libinputUnavailable`).
+        case addToLibinput(node: String)
+        /// Ungrab, stop watching and close everything held for the node (no answer).
+        case close(node: String)
+        /// Read what the node has now (answer: `readings` or `readFailed`).
+        case read(node: String)
+        /// Ask the kernel which keys are down (answer: `keysDown`).
+        case queryKeys(node: String)
+        /// EVIOCGRAB on or off (answer: `grabSet` or `grabFailed`).
+        case setGrab(node: String, Bool)
+        case report(Report)
+        /// Feed `.mapperTimer(id)` back once the actions before this one are done.
+        case fireMapperTimer(id: String)
+        case log(Logger.Level, String, [String: String])
+        /// Leave the loop: everything is closed and reported removed.
+        case stop
+    }
+
+    /// A call of the `InputLoopDelegate`.
+    enum Report: Equatable, Sendable {
+        case added(DeviceInfo)
+        case changed(DeviceInfo)
+        case removed(id: String)
+        case frame(id: String, [InputEvent])
+        case resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32])
+        case gesture(id: String, Gesture)
+        case pendingRead(id: String)
+        /// With mapping on the input thread: a frame (nil for a gesture, resync, timer or
+        /// release) and the commands its device's mapper made of it, in one report.
+        case mapped(id: String, frame: [InputEvent]?, [MappedCommand])
+    }
+
+    /// How a node is read once open.
+    private enum Reader: Equatable {
+        /// Opened to decide; not yet read.
+        case deciding
+        case evdev
+        case libinput
+    }
+
+    /// One node the core knows about (listed, retried, ignored or read).
+    private final class NodeEntry {
+        let node: String
+        let id: String
+        /// What was reported to the delegate; nil until listed.
+        var listed: DeviceInfo?
+        var info: DeviceInfo
+        var reader: Reader?
+        var grabbed = false
+        var failures = 0
+        var retryAt: Int64?
+        var policyGrab: GrabMode = .shared
+        var grabOverride: GrabMode?
+        var properties: [String: String] = [:]
+        var group: String?
+        /// focusd's own virtual device: known so it is not reopened, never listed.
+        var own = false
+        /// The device was unplugged (ENODEV) and reported removed; the node itself has not been
+        /// removed yet. Only its removal or a new node at the same path ends this.
+        var gone = false
+
+        init(node: String, id: String) {
+            self.node = node
+            self.id = id
+            let name = node.split(separator: "/").last.map(String.init) ?? node
+            info = DeviceInfo(id: id, identity: DeviceIdentity(name: name, node: node))
+        }
+
+        var isOpen: Bool { reader != nil }
+        var wantedGrab: GrabMode { grabOverride ?? policyGrab }
+    }
+
+    private let configuration: InputLoopConfiguration
+    private let udevRuns: Bool
+    private let schedule: RetrySchedule
+    private var entries: [String: NodeEntry] = [:]
+    private var actions: [Action] = []
+    private var now: Int64 = 0
+    private var wallNow: Int64 = 0
+    private var context = FocusContext()
+    /// The device mappers, when the configuration maps on the input thread.
+    let mappers: DeviceMappers?
+    /// New nodes whose siblings are reconsidered once the node is decided (opened and read,
+    /// ignored or failed): the policy needs the identity the device reports.
+    private var siblingChecks: [NodeEntry] = []
+    /// A `shutdown` command was handled (or `stop` was asked): every node is closed.
+    private(set) var stopped = false
+
+    /// - Parameter udevRuns: discovery is udev's (libinput's path backend needs its database).
+    init(configuration: InputLoopConfiguration, udevRuns: Bool) {
+        self.configuration = configuration
+        self.udevRuns = udevRuns
+        schedule = RetrySchedule(delaysUsec: configuration.retryDelaysUsec)
+        mappers = configuration.mapping.map { DeviceMappers(settings: $0) }
+    }
+
+    /// Handles one event at the monotonic time `now` (µs) and returns what to do, in order.
+    /// `wallNow` (CLOCK_REALTIME µs, the kernel's event stamps) and the focus context are for
+    /// the device mappers.
+    func handle(_ event: Event, now: Int64, wallNow: Int64 = 0, context: FocusContext = FocusContext()) -> [Action] {
+        self.now = now
+        self.wallNow = wallNow
+        self.context = context
+        actions = []
+        guard !stopped else { return [] }
+        switch event {
+        case .sighted(let sighting): consider(sighting)
+        case .removed(let node): forget(node)
+        case .directoryRemoved(let prefix):
+            for node in entries.keys.sorted() where node.hasPrefix(prefix + "/") { forget(node) }
+        case .opened(let node, let identity): if let entry = entries[node] { decide(entry, identity: identity) }
+        case .openFailed(let node, let error, let vanished):
+            if let entry = entries[node] {
+                entry.reader = nil
+                failed(entry, error, vanished: vanished)
+            }
+        case .libinputUnavailable(let node, let reason):
+            if let entry = entries[node] {
+                entry.reader = nil
+                log(.error, "libinput unavailable", ["error": reason])
+                list(entry, problem: "libinput unavailable: \(reason)")
+            }
+        case .reading(let node): if let entry = entries[node] { startedReading(entry) }
+        case .readings(let node, let readings): if let entry = entries[node] { deliver(readings, of: entry) }
+        case .readFailed(let node, let error): if let entry = entries[node] { readFailed(entry, error) }
+        case .keysDown(let node, let keys): if let entry = entries[node] { grabIfFree(entry, keysDown: keys) }
+        case .grabSet(let node, let grabbed):
+            if let entry = entries[node], entry.reader == .evdev {
+                entry.grabbed = grabbed
+                if entry.info.problem?.hasPrefix("grab failed") == true { entry.info.problem = nil }
+                report(entry)
+            }
+        case .grabFailed(let node, let error):
+            if let entry = entries[node], entry.reader == .evdev {
+                entry.info.problem = "grab failed: \(error)"
+                report(entry)
+            }
+        case .gestures(let gestures):
+            for item in gestures {
+                if let entry = entries[item.node] { emit(.gesture(id: entry.id, item.gesture)) }
+            }
+        case .timerFired:
+            for node in entries.keys.sorted() {
+                if let entry = entries[node], let at = entry.retryAt, at <= now { attempt(entry) }
+            }
+            // A due repeat first reads what the device holds: a key-up still in the kernel's
+            // buffer (focusd was stopped or starved) ends the hold before the repeat would fire.
+            for id in mappers?.due(at: now) ?? [] {
+                if let entry = entries.values.first(where: { $0.id == id && !$0.gone }), entry.reader == .evdev {
+                    actions.append(.read(node: entry.node))
+                }
+                actions.append(.fireMapperTimer(id: id))
+            }
+        case .mapperTimer(let id):
+            if let mappers { mapped(id, frame: nil, mappers.tick(id, now: now)) }
+        case .command(let command): perform(command)
+        }
+        let decided = siblingChecks.filter { $0.reader != .deciding }
+        siblingChecks.removeAll { $0.reader != .deciding }
+        for entry in decided where entries[entry.node] === entry { reconsiderSiblings(of: entry) }
+        return actions
+    }
+
+    /// The earliest timed reopen attempt or mapper timer (monotonic µs), nil when there is none.
+    var deadline: Int64? { (entries.values.compactMap(\.retryAt) + [mappers?.nextDeadline].compactMap { $0 }).min() }
+
+    /// The devices listed now, by node (for `ListDevices`).
+    var devices: [DeviceInfo] {
+        entries.values.filter { !$0.gone }.compactMap(\.listed).sorted { $0.node < $1.node }
+    }
+
+    /// Whether `node` is known (listed, ignored, retried or own).
+    func knows(_ node: String) -> Bool { entries[node] != nil }
+
+    // MARK: discovery
+
+    /// A node was seen: list and open it if new, try again if it is waiting for a retry,
+    /// otherwise nothing (the same node enumerated and reported is listed once).
+    private func consider(_ sighting: NodeSighting) {
+        let node = sighting.node
+        if let entry = entries[node] {
+            if entry.gone {
+                // An unplugged device's node: only a new node at this path revives it.
+                guard sighting.kind == .created else { return }
+                entries[node] = nil
+            } else {
+                // New udev properties (rules ran after we enumerated, a rule now sets
+                // FOCUSD_IGNORE or ID_INPUT_*) mean deciding again.
+                let changed = sighting.udev.map { $0.properties != entry.properties } ?? false
+                if let record = sighting.udev {
+                    entry.properties = record.properties
+                    entry.group = record.group ?? entry.group
+                }
+                guard !entry.own else { return }
+                if changed {
+                    closeForReopen(entry)
+                    attempt(entry)
+                } else if sighting.kind == .changed && !entry.isOpen {
+                    attempt(entry)
+                }
+                return
+            }
+        }
+        let entry = NodeEntry(node: node, id: sighting.id)
+        entry.properties = sighting.udev?.properties ?? sighting.databaseProperties
+        entry.group = sighting.udev?.group ?? sighting.sysfsGroup
+        if let known = sighting.sysfsIdentity { entry.info.identity = known }
+        entry.info.identity.udevProperties = entry.properties
+        entry.info.identity.group = entry.group
+        entries[node] = entry
+        attempt(entry)
+        siblingChecks.append(entry)
+    }
+
+    /// The identities of the other listed nodes of `entry`'s physical device (same group).
+    private func siblings(of entry: NodeEntry) -> [DeviceIdentity] {
+        guard let group = entry.group else { return [] }
+        return entries.values.filter { $0 !== entry && !$0.gone && !$0.own && $0.group == group }
+            .sorted { $0.node < $1.node }.map(\.info.identity)
+    }
+
+    /// A new node can make a `siblings = true` profile apply to the nodes already listed beside
+    /// it (a keyboard's media-key node is often enumerated first): those whose profile changes
+    /// are opened again under their new policy.
+    private func reconsiderSiblings(of entry: NodeEntry) {
+        guard let group = entry.group else { return }
+        for node in entries.keys.sorted() {
+            guard let other = entries[node], other !== entry, !other.gone, !other.own, other.group == group else { continue }
+            let policy = configuration.policy(other.info.identity, siblings(of: other))
+            guard policy.profile != other.info.profile else { continue }
+            closeForReopen(other)
+            other.failures = 0
+            attempt(other)
+        }
+    }
+
+    // MARK: opening
+
+    /// Opens (or reopens) a listed node under its policy; failures are listed as its problem.
+    private func attempt(_ entry: NodeEntry) {
+        entry.retryAt = nil
+        entry.info.identity.udevProperties = entry.properties
+        entry.info.identity.group = entry.group
+        if isOwn(entry.info.identity) {
+            entry.own = true
+            return
+        }
+        if entry.properties["FOCUSD_IGNORE"] == "1" {
+            return list(entry, problem: "ignored: FOCUSD_IGNORE=1 set by udev")
+        }
+        let earlyPolicy = configuration.policy(entry.info.identity, siblings(of: entry))
+        if let reason = earlyPolicy.ignoreReason {
+            entry.info.profile = earlyPolicy.profile
+            return list(entry, problem: "ignored: \(reason)")
+        }
+        entry.reader = .deciding
+        actions.append(.open(node: entry.node))
+    }
+
+    /// The node is open: decide, from its own identity, whether and how to read it.
+    private func decide(_ entry: NodeEntry, identity reported: DeviceIdentity) {
+        guard entry.reader == .deciding else { return }
+        var identity = reported
+        identity.udevProperties = entry.properties
+        identity.group = entry.group
+        entry.info.identity = identity
+        if isOwn(identity) {
+            entry.own = true
+            return closeDeciding(entry)
+        }
+        let policy = configuration.policy(identity, siblings(of: entry))
+        entry.info.profile = policy.profile
+        entry.info.reasons = policy.reasons
+        entry.policyGrab = policy.grab
+        if let reason = policy.ignoreReason {
+            closeDeciding(entry)
+            return list(entry, problem: "ignored: \(reason)")
+        }
+        entry.failures = 0
+        let deviceClass = policy.deviceClass ?? configuration.classify(identity)
+        entry.info.deviceClass = deviceClass
+        // `other` (input.md §2) is listed with its reasons and not read; its grab is `none`.
+        if policy.grab == .none {
+            closeDeciding(entry)
+            return list(entry, problem: deviceClass == .other
+                ? "not read: class other is not a navigation device" : "not read: grab = \"none\"")
+        }
+        switch BackendChoice.decide(deviceClass, forced: policy.backend, udevRuns: udevRuns) {
+        case .unusable(let problem):
+            closeDeciding(entry)
+            log(.warning, "device is a \(deviceClass.rawValue) and cannot be used: \(problem)", ["id": entry.id])
+            list(entry, problem: problem)
+        case .read(let backend):
+            entry.info.backend = backend
+            log(.info, "device is a \(deviceClass.rawValue), read with \(backend.rawValue)", ["id": entry.id, "name": identity.name])
+            if backend == .libinput {
+                closeDeciding(entry)
+                entry.reader = .deciding
+                actions.append(.addToLibinput(node: entry.node))
+            } else {
+                actions.append(.watch(node: entry.node))
+            }
+        }
+    }
+
+    /// Closes a node opened only to decide.
+    private func closeDeciding(_ entry: NodeEntry) {
+        entry.reader = nil
+        actions.append(.close(node: entry.node))
+    }
+
+    /// `watch` or `addToLibinput` succeeded: list the device, grab it if wanted, and read what
+    /// queued before the descriptor joined the wait set.
+    private func startedReading(_ entry: NodeEntry) {
+        guard entry.reader == .deciding else { return }
+        entry.reader = entry.info.backend == .libinput ? .libinput : .evdev
+        list(entry, problem: nil)
+        guard entry.reader == .evdev else { return }
+        applyGrab(entry)
+        actions.append(.read(node: entry.node))
+    }
+
+    private func isOwn(_ identity: DeviceIdentity) -> Bool {
+        identity.name.hasPrefix(configuration.ownDevicePrefix) || identity.udevProperties["FOCUSD_VIRTUAL"] == "1"
+    }
+
+    /// An open failed: gone nodes are forgotten, others listed with the error and retried.
+    private func failed(_ entry: NodeEntry, _ error: PosixError, vanished: Bool) {
+        if error.isGone && vanished { return forget(entry.node) }
+        entry.failures += 1
+        entry.retryAt = schedule.nextAttempt(afterFailures: entry.failures, now: now)
+        let problem = error.isPermissionDenied ? "permission denied: \(error)" : "cannot open: \(error)"
+        // Say what to do, not only what failed (retried on the node's next change either way).
+        let remedy =
+            error.isPermissionDenied
+            ? "give focusd read access: install udev/70-focusd.rules (group focusd, mode 0660) and run focusd in group focusd or input"
+            : "retrying on the node's next change; check that it is an evdev node (udevadm info \(entry.node))"
+        log(.notice, "device not usable yet: \(remedy)", ["node": entry.node, "problem": problem])
+        list(entry, problem: problem)
+    }
+
+    // MARK: reporting and closing
+
+    /// Reports to the delegate; with mappers, through them: a frame and its commands in one
+    /// report, and what a removed, failed or reopened device held released before it goes.
+    private func emit(_ report: Report) {
+        guard let mappers else { return actions.append(.report(report)) }
+        switch report {
+        case .added(let info):
+            actions.append(.report(report))
+            for output in mappers.added(info, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
+        case .changed(let info):
+            for output in mappers.changed(info, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
+            actions.append(.report(report))
+        case .removed(let id):
+            for output in mappers.removed(id, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
+            actions.append(.report(report))
+        case .frame(let id, let events):
+            guard let commands = mappers.frame(id, events, now: now, wallNow: wallNow, context: context) else { return }
+            actions.append(.report(.mapped(id: id, frame: events, commands)))
+        case .resync(let id, let keys, let abs):
+            mapped(id, frame: nil, mappers.resync(id, keysDown: keys, absValues: abs, wallNow: wallNow))
+        case .gesture(let id, let gesture):
+            mapped(id, frame: nil, mappers.gesture(id, gesture, now: now, context: context))
+        case .pendingRead, .mapped:
+            actions.append(.report(report))
+        }
+    }
+
+    private func mapped(_ id: String, frame: [InputEvent]?, _ commands: [MappedCommand]) {
+        guard frame != nil || !commands.isEmpty else { return }
+        actions.append(.report(.mapped(id: id, frame: frame, commands)))
+    }
+
+    private func log(_ level: Logger.Level, _ message: String, _ metadata: [String: String] = [:]) {
+        actions.append(.log(level, message, metadata))
+    }
+
+    /// Reports the entry as added (first time) or changed (when what the delegate saw differs).
+    private func list(_ entry: NodeEntry, problem: String?) {
+        entry.info.problem = problem
+        report(entry)
+    }
+
+    private func report(_ entry: NodeEntry) {
+        entry.info.grabbed = entry.reader == .evdev && entry.grabbed
+        guard entry.listed != entry.info else { return }
+        let first = entry.listed == nil
+        entry.listed = entry.info
+        emit(first ? .added(entry.info) : .changed(entry.info))
+    }
+
+    /// Closes a node's readers (the loop ungrabs first), keeping it listed.
+    private func close(_ entry: NodeEntry) {
+        guard entry.isOpen else { return }
+        entry.reader = nil
+        entry.grabbed = false
+        actions.append(.close(node: entry.node))
+    }
+
+    /// Closes a node that stays listed and will be reopened: the delegate first gets a resync with
+    /// nothing down, so it releases what the device held.
+    private func closeForReopen(_ entry: NodeEntry) {
+        guard entry.isOpen else { return }
+        if entry.listed != nil { emit(.resync(id: entry.id, keysDown: [], absValues: [:])) }
+        close(entry)
+    }
+
+    /// Closes and unlists a node; the delegate releases what it held.
+    private func forget(_ node: String) {
+        guard let entry = entries.removeValue(forKey: node) else { return }
+        close(entry)
+        if entry.listed != nil && !entry.gone { emit(.removed(id: entry.id)) }
+    }
+
+    /// The device behind a node was unplugged (ENODEV) before discovery said so: report it
+    /// removed now and keep a tombstone until the node's removal arrives.
+    private func unplugged(_ entry: NodeEntry) {
+        close(entry)
+        entry.retryAt = nil
+        if entry.listed != nil && !entry.gone { emit(.removed(id: entry.id)) }
+        entry.gone = true
+    }
+
+    // MARK: reading and grabbing
+
+    private func deliver(_ readings: [EvdevReading], of entry: NodeEntry) {
+        guard entry.reader == .evdev else { return }
+        for reading in readings {
+            switch reading {
+            case .frame(let events): emit(.frame(id: entry.id, events))
+            case .resync(let keys, let abs): emit(.resync(id: entry.id, keysDown: keys, absValues: abs))
+            }
+        }
+        if !readings.isEmpty { applyGrab(entry) }
+    }
+
+    private func readFailed(_ entry: NodeEntry, _ error: PosixError) {
+        guard entry.reader == .evdev else { return }
+        if error.isGone { return unplugged(entry) }
+        closeForReopen(entry)
+        failed(entry, error, vanished: false)
+    }
+
+    /// Takes or drops EVIOCGRAB as wanted. Taking it waits until no key is down, which the
+    /// kernel is asked (`queryKeys`): a key-up still queued for us has already reached every
+    /// other reader, and a key pressed since our last read has not reached us yet.
+    private func applyGrab(_ entry: NodeEntry) {
+        guard entry.reader == .evdev else { return }
+        let wanted = entry.wantedGrab
+        guard (wanted == .exclusive) != entry.grabbed else { return }
+        if wanted == .exclusive {
+            actions.append(.queryKeys(node: entry.node))
+        } else {
+            grabIfFree(entry, keysDown: [])
+        }
+    }
+
+    private func grabIfFree(_ entry: NodeEntry, keysDown: Set<UInt16>) {
+        guard entry.reader == .evdev else { return }
+        let wanted = entry.wantedGrab
+        switch GrabAction.decide(wanted: wanted, grabbed: entry.grabbed, keysDown: keysDown) {
+        case .grab, .ungrab: actions.append(.setGrab(node: entry.node, wanted == .exclusive))
+        case .wait, .nothing: break
+        }
+    }
+
+    // MARK: commands
+
+    private func perform(_ command: LoopCommand) {
+        switch command {
+        case .addNode:
+            // The loop turns a node given by hand into a `.sighted` event with what it can know.
+            break
+        case .removeNode(let node):
+            forget(node)
+        case .setGrab(let id, let mode):
+            guard let entry = entries.values.first(where: { $0.id == id && !$0.gone }) else { return }
+            entry.grabOverride = mode
+            applyGrab(entry)
+        case .reapplyPolicies:
+            for output in mappers?.reconfigure(wallNow: wallNow) ?? [] { mapped(output.id, frame: nil, output.commands) }
+            for node in entries.keys.sorted() {
+                guard let entry = entries[node], !entry.own, !entry.gone else { continue }
+                closeForReopen(entry)
+                entry.failures = 0
+                attempt(entry)
+            }
+        case .readPending(let id):
+            if let entry = entries.values.first(where: { $0.id == id && !$0.gone }), entry.reader == .evdev {
+                actions.append(.read(node: entry.node))
+            }
+            emit(.pendingRead(id: id))
+        case .shutdown:
+            for node in entries.keys.sorted() { forget(node) }
+            stopped = true
+            actions.append(.stop)
+        }
+    }
+}
