@@ -27,6 +27,9 @@ let package = Package(
         .target(name: "CInputLinux"),
         .target(name: "CMalloc"),
 
+        // The operating system seam: errno, descriptors, files, sockets, clocks, signals (Glibc only).
+        .target(name: "SystemCalls"),
+
         // Pure cores: no I/O, no Glibc.
         .target(name: "FocusEngine"),
         .target(name: "InputMapping"),
@@ -35,13 +38,14 @@ let package = Package(
         .target(
             name: "InputDevices",
             dependencies: [
-                "InputMapping", "CInputLinux", "CLibevdev", "CLibinputLoader", "CLibudev",
+                "InputMapping", "SystemCalls", "CInputLinux", "CLibevdev", "CLibinputLoader", "CLibudev",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "Varlink",
             dependencies: [
+                "SystemCalls",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -51,11 +55,11 @@ let package = Package(
         ),
         // What focusd and focusctl share: scene files (decoded as the socket decodes scenes) and
         // the wire form of io.focusd.Input devices.
-        .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink"]),
+        .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink", "SystemCalls"]),
         .target(
             name: "FocusService",
             dependencies: [
-                "FocusEngine", "FocusWire", "InputMapping", "InputDevices", "Varlink", "CMalloc",
+                "FocusEngine", "FocusWire", "InputMapping", "InputDevices", "Varlink", "SystemCalls", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -78,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "focusctl",
             dependencies: [
-                "Varlink", "FocusEngine", "FocusWire", "CLibevdev",
+                "Varlink", "FocusEngine", "FocusWire", "SystemCalls", "CLibevdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,7 +93,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ServiceBench",
-            dependencies: ["Varlink", "FocusEngine", "FocusWire"],
+            dependencies: ["Varlink", "FocusEngine", "FocusWire", "SystemCalls"],
             path: "Benchmarks/ServiceBench"
         ),
         // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.
@@ -109,12 +113,13 @@ let package = Package(
             resources: [.copy("Examples"), .copy("Android")]
         ),
         .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusWire"], exclude: ["Devices", "Gamepads"]),
-        .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [
-                "FocusService", "FocusWire", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
+                "FocusService", "FocusWire", "Varlink", "FocusEngine", "InputMapping", "InputDevices", "SystemCalls",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             exclude: ["watch-capture.txt", "peer"]

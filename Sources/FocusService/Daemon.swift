@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import SystemCalls
 import Varlink
 
 #if canImport(Glibc)

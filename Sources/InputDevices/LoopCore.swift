@@ -2,6 +2,7 @@
 import Glibc
 import InputMapping
 import Logging
+import SystemCalls
 
 /// One node the loop knows about (listed, retried, ignored or read).
 private final class NodeEntry {
