@@ -33,6 +33,9 @@ let package = Package(
         // Pure cores: no I/O, no Glibc.
         .target(name: "FocusEngine"),
         .target(name: "InputMapping"),
+        // The configuration file: TOML, its schema, service settings and profile reading. Depends on
+        // InputMapping for the Profile types it fills in; InputMapping knows nothing of files.
+        .target(name: "FocusConfig", dependencies: ["InputMapping"]),
 
         // The platform edge.
         .target(
@@ -59,7 +62,7 @@ let package = Package(
         .target(
             name: "FocusService",
             dependencies: [
-                "FocusEngine", "FocusWire", "InputMapping", "InputDevices", "Varlink", "SystemCalls", "CMalloc",
+                "FocusConfig", "FocusEngine", "FocusWire", "InputMapping", "InputDevices", "Varlink", "SystemCalls", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -69,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "focusd",
             dependencies: [
-                "FocusService", "FocusWire", "FocusEngine", "InputMapping", "Varlink",
+                "FocusService", "FocusConfig", "FocusWire", "FocusEngine", "InputMapping", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Release builds link libstdc++ statically (see scripts/static-libstdc++/libstdc++.so).
@@ -112,15 +115,16 @@ let package = Package(
             exclude: ["Scenarios"],
             resources: [.copy("Examples"), .copy("Android")]
         ),
-        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusWire"], exclude: ["Devices", "Gamepads"]),
+        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusConfig", "FocusWire"], exclude: ["Devices", "Gamepads"]),
+        .testTarget(name: "FocusConfigTests", dependencies: ["FocusConfig", "InputMapping"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [
-                "FocusService", "FocusWire", "Varlink", "FocusEngine", "InputMapping", "InputDevices", "SystemCalls",
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                "FocusService", "FocusConfig", "FocusWire", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
+                "SystemCalls", .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             exclude: ["watch-capture.txt", "peer"]
         ),

@@ -1,4 +1,5 @@
 import CMalloc
+import FocusConfig
 import FocusEngine
 import FocusWire
 import InputDevices

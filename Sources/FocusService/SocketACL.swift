@@ -1,4 +1,5 @@
 import CMalloc
+import FocusConfig
 import InputMapping
 
 #if canImport(Glibc)

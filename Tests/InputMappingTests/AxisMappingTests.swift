@@ -1,3 +1,4 @@
+import FocusConfig
 import Testing
 
 @testable import InputMapping
