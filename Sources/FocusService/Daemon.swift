@@ -301,7 +301,7 @@ final class DaemonService: Sendable {
             try core.value.input.handle(context)
         }
         try! varlink.register(description: EmbeddedResources.inspectInterface) { context throws(VarlinkError) in
-            if context.method == "Record" {
+            if InspectMethod(rawValue: context.method) == .record {
                 try core.value.input.record(context)
             } else {
                 try core.value.focus.handleInspect(context)

@@ -41,7 +41,7 @@ struct RecordCommand: ClientCommand {
         let client = try global.connect(timeout: nil)
         defer { client.close() }
         let parameters: JSONValue = devices.isEmpty ? [:] : ["devices": .array(devices.map { .string($0) })]
-        let replies = try client.callMore("io.focusd.Inspect.Record", parameters)
+        let replies = try client.callMore(InspectMethod.record.qualified, parameters)
         guard let first = try replies.next(timeout: .seconds(30)) else { return }
         let listed = try first.member("devices", as: [RecordedDevice].self)
         guard let out = fopen(file, "w") else {
@@ -147,7 +147,7 @@ struct ReplayCommand: ClientCommand {
         var monitor: (VarlinkClient, VarlinkReplySequence)?
         if !noWait {
             let client = try global.connect(timeout: nil)
-            monitor = (client, try client.callMore("io.focusd.Input.Monitor"))
+            monitor = (client, try client.callMore(InputMethod.monitor.qualified))
             _ = try monitor!.1.next(timeout: .seconds(30))
         }
         defer { monitor?.0.close() }
