@@ -115,7 +115,9 @@ let package = Package(
             exclude: ["Scenarios"],
             resources: [.copy("Examples"), .copy("Android")]
         ),
-        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusConfig", "FocusWire"], exclude: ["Devices", "Gamepads"]),
+        .testTarget(
+            name: "InputMappingTests", dependencies: ["InputMapping", "FocusConfig", "FocusWire"],
+            exclude: ["Devices", "Gamepads", "Scenarios"]),
         .testTarget(name: "FocusConfigTests", dependencies: ["FocusConfig", "InputMapping"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "SystemCalls"]),
