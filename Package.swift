@@ -27,21 +27,28 @@ let package = Package(
         .target(name: "CInputLinux"),
         .target(name: "CMalloc"),
 
+        // The operating system seam: errno, descriptors, files, sockets, clocks, signals (Glibc only).
+        .target(name: "SystemCalls"),
+
         // Pure cores: no I/O, no Glibc.
         .target(name: "FocusEngine"),
         .target(name: "InputMapping"),
+        // The configuration file: TOML, its schema, service settings and profile reading. Depends on
+        // InputMapping for the Profile types it fills in; InputMapping knows nothing of files.
+        .target(name: "FocusConfig", dependencies: ["InputMapping"]),
 
         // The platform edge.
         .target(
             name: "InputDevices",
             dependencies: [
-                "InputMapping", "CInputLinux", "CLibevdev", "CLibinputLoader", "CLibudev",
+                "InputMapping", "SystemCalls", "CInputLinux", "CLibevdev", "CLibinputLoader", "CLibudev",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "Varlink",
             dependencies: [
+                "SystemCalls",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -51,11 +58,11 @@ let package = Package(
         ),
         // What focusd and focusctl share: scene files (decoded as the socket decodes scenes) and
         // the wire form of io.focusd.Input devices.
-        .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink"]),
+        .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink", "SystemCalls"]),
         .target(
             name: "FocusService",
             dependencies: [
-                "FocusEngine", "FocusWire", "InputMapping", "InputDevices", "Varlink", "CMalloc",
+                "FocusConfig", "FocusEngine", "FocusWire", "InputMapping", "InputDevices", "Varlink", "SystemCalls", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -65,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "focusd",
             dependencies: [
-                "FocusService", "FocusWire", "FocusEngine", "InputMapping", "Varlink",
+                "FocusService", "FocusConfig", "FocusWire", "FocusEngine", "InputMapping", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Release builds link libstdc++ statically (see scripts/static-libstdc++/libstdc++.so).
@@ -78,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "focusctl",
             dependencies: [
-                "Varlink", "FocusEngine", "FocusWire", "CLibevdev",
+                "Varlink", "FocusEngine", "FocusWire", "SystemCalls", "CLibevdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,7 +96,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ServiceBench",
-            dependencies: ["Varlink", "FocusEngine", "FocusWire"],
+            dependencies: ["Varlink", "FocusEngine", "FocusWire", "SystemCalls"],
             path: "Benchmarks/ServiceBench"
         ),
         // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.
@@ -108,14 +115,18 @@ let package = Package(
             exclude: ["Scenarios"],
             resources: [.copy("Examples"), .copy("Android")]
         ),
-        .testTarget(name: "InputMappingTests", dependencies: ["InputMapping", "FocusWire"], exclude: ["Devices", "Gamepads"]),
-        .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices"]),
+        .testTarget(
+            name: "InputMappingTests", dependencies: ["InputMapping", "FocusConfig", "FocusWire"],
+            exclude: ["Devices", "Gamepads", "Scenarios"]),
+        .testTarget(name: "FocusConfigTests", dependencies: ["FocusConfig", "InputMapping"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [
-                "FocusService", "FocusWire", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                "FocusService", "FocusConfig", "FocusWire", "Varlink", "FocusEngine", "InputMapping", "InputDevices",
+                "SystemCalls", .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             exclude: ["watch-capture.txt", "peer"]
         ),

@@ -18,6 +18,7 @@
 import FocusWire
 import Foundation
 import Synchronization
+import SystemCalls
 import Varlink
 
 // MARK: Setup
@@ -63,9 +64,7 @@ if let elf = FileManager.default.contents(atPath: focusdPath), elf.range(of: Dat
 
 /// Milliseconds on the monotonic clock.
 @Sendable func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+    Double(Posix.monotonicNanoseconds()) / 1_000_000
 }
 
 func percentile(_ values: [Double], _ p: Double) -> Double {

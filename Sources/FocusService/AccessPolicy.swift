@@ -1,3 +1,5 @@
+import FocusConfig
+import FocusWire
 import InputMapping
 import Varlink
 
@@ -24,12 +26,8 @@ struct AccessPolicy: Sendable {
     /// What WebSocket clients may call (they have no credentials): `[websocket] access`.
     var webSocket: Level = .full
 
-    /// The calls a read-only peer may make.
-    static let readOnlyMethods: Set<String> = [
-        "io.focusd.Focus.GetState", "io.focusd.Focus.ListScenes", "io.focusd.Focus.Monitor",
-        "io.focusd.Input.ListDevices", "io.focusd.Input.Monitor", "io.focusd.Inspect.GetScene",
-        "io.focusd.Inspect.ExplainMove", "io.focusd.Inspect.PlanPath",
-    ]
+    /// The calls a read-only peer may make: those the method tables mark read-only.
+    static let readOnlyMethods = Set(FocusMethod.readOnlyNames + InputMethod.readOnlyNames + InspectMethod.readOnlyNames)
 
     /// - Parameters:
     ///   - daemonUID: the daemon's own uid.

@@ -1,4 +1,5 @@
 import CMalloc
+import FocusConfig
 import FocusEngine
 import FocusWire
 import InputDevices
@@ -7,6 +8,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import SystemCalls
 import Varlink
 
 #if canImport(Glibc)
@@ -289,7 +291,7 @@ final class DaemonService: Sendable {
             try core.value.input.handle(context)
         }
         try! varlink.register(description: EmbeddedResources.inspectInterface) { context throws(VarlinkError) in
-            if context.method == "Record" {
+            if InspectMethod(rawValue: context.method) == .record {
                 try core.value.input.record(context)
             } else {
                 try core.value.focus.handleInspect(context)

@@ -1,4 +1,5 @@
 import FocusEngine
+import FocusWire
 import Logging
 import NIOCore
 import NIOPosix
@@ -102,72 +103,75 @@ final class FocusInterface {
         // Memory a large call (its JSON tree, the decoded scene) or a dropped scene frees goes
         // back to the system through MemoryReturn: the Varlink layer and the hub report it.
         let caller = context.connection.id
+        guard let method = FocusMethod(rawValue: context.method) else {
+            throw VarlinkError.methodNotImplemented(context.call.method)
+        }
         do {
-            switch context.method {
-            case "SetScene":
+            switch method {
+            case .setScene:
                 let p = try context.decodeParameters(SetSceneParameters.self)
                 let (state, warnings) = try hub.setScene(p.scene, by: caller, uid: context.peer.uid)
                 log(warnings, scene: p.scene.name)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
-            case "UpdateScene":
+            case .updateScene:
                 let p = try context.decodeParameters(UpdateSceneParameters.self)
                 let (state, warnings) = try hub.updateScene(p.scene, upsert: p.upsert ?? [], remove: p.remove ?? [], by: caller)
                 log(warnings, scene: p.scene)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
-            case "RemoveScene":
+            case .removeScene:
                 let p = try context.decodeParameters(SceneNameParameters.self)
                 try hub.removeScene(p.scene, by: caller)
                 context.reply()
-            case "ActivateScene":
+            case .activateScene:
                 let p = try context.decodeParameters(SceneNameParameters.self)
                 let state = try hub.activate(p.scene)
                 try reply(context, StateReply(state: state))
-            case "ListScenes":
+            case .listScenes:
                 let (scenes, active) = hub.list()
                 try reply(context, ScenesReply(scenes: scenes, active: active))
-            case "GetState":
+            case .getState:
                 let p = try context.decodeParameters(OptionalSceneParameters.self)
                 try reply(context, StateReply(state: try hub.state(of: p.scene)))
-            case "Move":
+            case .move:
                 let p = try context.decodeParameters(MoveParameters.self)
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main)
                 }
                 try reply(context, MovedReply(moved: outcome.moved, state: state))
-            case "Focus":
+            case .focus:
                 let p = try context.decodeParameters(FocusParameters.self)
                 let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.focus(p.id, track: p.track ?? .main)
                 }
                 try reply(context, StateReply(state: state))
-            case "SetBinding":
+            case .setBinding:
                 let p = try context.decodeParameters(SetBindingParameters.self)
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.setBinding(name: p.name, isTrue: p.isTrue, value: p.value, track: p.track ?? .main)
                 }
                 log(outcome.warnings, scene: p.scene)
                 try reply(context, StateWarningsReply(state: state, warnings: outcome.warnings))
-            case "ResetFocus":
+            case .resetFocus:
                 let p = try context.decodeParameters(ResetFocusParameters.self)
                 let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.resetFocus(scope: p.scope)
                 }
                 try reply(context, StateReply(state: state))
-            case "Send":
+            case .send:
                 let p = try context.decodeParameters(SendParameters.self)
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     session.send(p.command, detents: p.detents)
                 }
                 try reply(context, ConsumedReply(consumed: outcome.consumed, state: state))
-            case "ScrollTo":
+            case .scrollTo:
                 let p = try context.decodeParameters(ScrollToParameters.self)
                 let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.scrollTo(p.node, offsetX: p.offsetX, offsetY: p.offsetY)
                 }
                 try reply(context, StateReply(state: state))
-            case "Monitor":
+            case .monitor:
                 try monitor(context)
-            case "Lint":
+            case .lint:
                 guard let worker else {
                     let p = try context.decodeParameters(SetSceneParameters.self)
                     try reply(context, ProblemsReply(problems: try hub.lint(p.scene)))
@@ -198,8 +202,6 @@ final class FocusInterface {
                         context.fail(VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"]))
                     }
                 }
-            default:
-                throw VarlinkError.methodNotImplemented(context.call.method)
             }
         } catch let error as FocusError {
             throw Self.varlinkError(error)
@@ -210,10 +212,14 @@ final class FocusInterface {
         }
     }
 
+    /// io.focusd.Inspect but `Record` (``InputInterface/record(_:)``, which the daemon routes there).
     func handleInspect(_ context: VarlinkCallContext) throws(VarlinkError) {
+        guard let method = InspectMethod(rawValue: context.method), method != .record else {
+            throw VarlinkError.methodNotImplemented(context.call.method)
+        }
         do {
-            switch context.method {
-            case "GetScene":
+            switch method {
+            case .getScene:
                 let p = try context.decodeParameters(OptionalSceneParameters.self)
                 let (scene, state) = try hub.scene(named: p.scene)
                 struct SceneReply: Encodable {
@@ -221,7 +227,7 @@ final class FocusInterface {
                     var state: FocusState
                 }
                 try reply(context, SceneReply(scene: scene, state: state))
-            case "ExplainMove":
+            case .explainMove:
                 struct Parameters: Decodable {
                     var scene: String?
                     var direction: Direction?
@@ -250,7 +256,7 @@ final class FocusInterface {
                     try reply(context, Reply(explanation: try session.explainMove(last.direction, from: from, memory: last.memory, scrolls: last.scrolls, limit: limit),
                                              revision: last.revision))
                 }
-            case "PlanPath":
+            case .planPath:
                 struct Parameters: Decodable {
                     var scene: String?
                     var target: String
@@ -259,7 +265,7 @@ final class FocusInterface {
                 let p = try context.decodeParameters(Parameters.self)
                 let (_, session) = try hub.session(named: p.scene)
                 try reply(context, Reply(plan: try session.planPath(to: p.target)))
-            default:
+            case .record:
                 throw VarlinkError.methodNotImplemented(context.call.method)
             }
         } catch let error as FocusError {

@@ -37,17 +37,18 @@ final class InputInterface {
     }
 
     func handle(_ context: VarlinkCallContext) throws(VarlinkError) {
-        switch context.method {
-        case "ListDevices":
+        guard let method = InputMethod(rawValue: context.method) else {
+            throw .methodNotImplemented(context.call.method)
+        }
+        switch method {
+        case .listDevices:
             struct Reply: Encodable { var devices: [InputDevice] }
             try encodeReply(context, Reply(devices: router.deviceList.map(InputDevice.init)))
-        case "Monitor":
+        case .monitor:
             try monitor(context)
-        case "ReloadConfig":
+        case .reloadConfig:
             let (profiles, warnings) = try reload()
             context.reply(["profiles": .array(profiles.map { .string($0) }), "warnings": .array(warnings.map { .string($0) })])
-        default:
-            throw .methodNotImplemented(context.call.method)
         }
     }
 

@@ -1,3 +1,4 @@
+import FocusConfig
 import FocusEngine
 import FocusWire
 import InputMapping

@@ -1,5 +1,7 @@
 import CMalloc
+import FocusConfig
 import InputMapping
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -39,11 +41,17 @@ enum SocketACL {
     /// owner, group and other bits; `extra` is what each listed uid and gid gets.
     private static func set(_ file: String, uids: [UInt32], gids: [UInt32], extra: UInt16) -> String? {
         var status = stat()
-        guard stat(file, &status) == 0 else { return "\(file): \(String(cString: strerror(errno)))" }
+        do {
+            try Posix.required("stat", path: file) { stat(file, &status) }
+        } catch {
+            return "\(file): \(error.message)"
+        }
         if uids.isEmpty && gids.isEmpty {
-            if removexattr(file, "system.posix_acl_access") != 0 && errno != ENODATA && errno != EOPNOTSUPP {
-                return "\(file): cannot remove the ACL: \(String(cString: strerror(errno)))"
-            }
+            do {
+                try Posix.required("removexattr", path: file) { removexattr(file, "system.posix_acl_access") }
+            } catch where error.errno != ENODATA && error.errno != EOPNOTSUPP {
+                return "\(file): cannot remove the ACL: \(error.message)"
+            } catch {}
             return nil
         }
         let mode = UInt16(status.st_mode & 0o777)
@@ -63,9 +71,12 @@ enum SocketACL {
             append(permissions)
             append(id)
         }
-        let result = bytes.withUnsafeBytes { setxattr(file, "system.posix_acl_access", $0.baseAddress, $0.count, 0) }
-        guard result == 0 else {
-            return "\(file): cannot set an ACL for the read-only uids and gids: \(String(cString: strerror(errno)))"
+        do {
+            try Posix.required("setxattr", path: file) {
+                bytes.withUnsafeBytes { setxattr(file, "system.posix_acl_access", $0.baseAddress, $0.count, 0) }
+            }
+        } catch {
+            return "\(file): cannot set an ACL for the read-only uids and gids: \(error.message)"
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import FocusConfig
 import InputMapping
 import Logging
 import Varlink

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #endif
 
+import SystemCalls
+
 /// Why a file could not be read, in the words a user acts on.
 public struct FileReadError: Error, CustomStringConvertible {
     public var description: String
@@ -16,30 +18,15 @@ public struct FileReadError: Error, CustomStringConvertible {
 /// (FoundationEssentials' `Data(contentsOf:)` would do, but linking FoundationEssentials costs the
 /// daemon ~3 MiB of resident code; see the README's memory figures.)
 public func readFile(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
-    func failure(_ code: Int32) -> FileReadError {
-        switch code {
-        case ENOENT: FileReadError(description: "no such file", isMissing: true)
-        case EACCES, EPERM: FileReadError(description: "permission denied")
-        case EISDIR: FileReadError(description: "is a directory")
-        default: FileReadError(description: "cannot read it (\(String(cString: strerror(code))))")
+    do {
+        return try Posix.readWholeFile(path, limit: limit)
+    } catch {
+        switch error.errno {
+        case ENOENT: throw FileReadError(description: "no such file", isMissing: true)
+        case EACCES, EPERM: throw FileReadError(description: "permission denied")
+        case EISDIR: throw FileReadError(description: "is a directory")
+        case EFBIG: throw FileReadError(description: "larger than \(limit) bytes")
+        default: throw FileReadError(description: "cannot read it (\(error.message))")
         }
-    }
-    var descriptor: Int32
-    repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
-    guard descriptor >= 0 else { throw failure(errno) }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw failure(errno)
-        }
-        if count == 0 { return bytes }
-        guard bytes.count + count <= limit else {
-            throw FileReadError(description: "larger than \(limit) bytes")
-        }
-        bytes += chunk[0..<count]
     }
 }

@@ -5,6 +5,7 @@
 // calls them.
 import CInputLinux
 import Glibc
+import SystemCalls
 
 /// The Linux readiness calls the input loop uses.
 enum Epoll {

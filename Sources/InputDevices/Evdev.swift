@@ -2,6 +2,7 @@
 import CLibevdev
 import Glibc
 import InputMapping
+import SystemCalls
 
 /// One evdev node opened through libevdev (or, for tests, a libevdev device built in memory).
 ///

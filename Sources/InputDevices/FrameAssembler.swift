@@ -1,5 +1,6 @@
 // Splits an evdev event stream into frames, and turns SYN_DROPPED into one resync.
 import InputMapping
+import SystemCalls
 
 /// What one read of an evdev node produced.
 enum EvdevReading: Equatable, Sendable {

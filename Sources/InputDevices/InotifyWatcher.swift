@@ -1,5 +1,6 @@
 // Discovery without udevd: inotify on the input directory (/dev/input, or a test's directory).
 import Glibc
+import SystemCalls
 
 /// A change in the watched input directory, reduced to what discovery needs.
 enum DirectoryChange: Equatable {

@@ -6,6 +6,7 @@
 // Tests drive it with events and a virtual time (InputCoreTests).
 import InputMapping
 import Logging
+import SystemCalls
 
 /// How discovery saw a node.
 enum Sighting: Equatable, Sendable {

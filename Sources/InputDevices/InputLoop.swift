@@ -2,6 +2,7 @@
 import Glibc
 import InputMapping
 import Synchronization
+import SystemCalls
 
 /// Settings of an `InputLoop`; the defaults are the real system's.
 public struct InputLoopConfiguration: Sendable {

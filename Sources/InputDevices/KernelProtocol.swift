@@ -2,6 +2,7 @@
 // InotifyWatcher, Libinput and Sysfs. `LoopCore` carries `InputCore`'s actions out through it.
 import Glibc
 import InputMapping
+import SystemCalls
 
 /// Why the input thread woke up.
 enum Wakeup: Equatable {
@@ -118,11 +119,7 @@ final class LinuxInputKernel: InputKernel {
 
     func monotonicUsec() -> Int64 { Posix.monotonicUsec() }
 
-    func wallClockUsec() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-    }
+    func wallClockUsec() -> Int64 { Posix.realtimeUsec() }
 
     func enumerate() throws(PosixError) -> [DiscoveryNews] {
         if let udev { return try udev.enumerate().map { .sighted(sighting($0, as: .enumerated)) } }

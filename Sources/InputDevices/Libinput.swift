@@ -9,6 +9,7 @@
 import CLibinputLoader
 import Glibc
 import InputMapping
+import SystemCalls
 
 /// A libinput path-backend context fed with nodes by focusd's own discovery.
 ///

@@ -2,6 +2,7 @@
 // the core's actions out through `InputKernel`. It decides nothing itself.
 import InputMapping
 import Logging
+import SystemCalls
 
 /// The loop and its kernel; used only on the loop thread (built on the starting one).
 final class LoopCore {

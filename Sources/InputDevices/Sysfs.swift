@@ -1,6 +1,7 @@
 // What sysfs says about an event node without opening it: ids, name, group, a stable id.
 import Glibc
 import InputMapping
+import SystemCalls
 
 /// Reads `/sys/class/input/eventN` (the root is configurable for tests).
 struct Sysfs {

@@ -1,6 +1,7 @@
 // libudev: the one file that holds libudev pointers.
 import CLibudev
 import Glibc
+import SystemCalls
 
 /// One event node as udev describes it, copied out of libudev.
 struct UdevRecord: Equatable, Sendable {

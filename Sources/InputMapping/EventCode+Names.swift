@@ -16,7 +16,7 @@ extension EventCode {
 
     private static let byName: [String: Named] = {
         var result: [String: Named] = [:]
-        for entry in table + moreTable where result[entry.name] == nil {
+        for entry in table where result[entry.name] == nil {
             result[entry.name] = Named(type: entry.type, code: entry.code)
         }
         return result
@@ -24,7 +24,7 @@ extension EventCode {
 
     private static let byCode: [Named: String] = {
         var result: [Named: String] = [:]
-        for entry in table + moreTable where result[Named(type: entry.type, code: entry.code)] == nil {
+        for entry in table where result[Named(type: entry.type, code: entry.code)] == nil {
             result[Named(type: entry.type, code: entry.code)] = entry.name
         }
         return result
@@ -43,5 +43,5 @@ extension EventCode {
     }
 
     /// Every name the table knows, for diagnostics and documentation.
-    public static var allNames: [String] { (table + moreTable).map(\.name) }
+    public static var allNames: [String] { table.map(\.name) }
 }

@@ -221,7 +221,8 @@ public struct SDLJoystickLayout: Hashable, Sendable {
 }
 
 extension String {
-    func trimmingCharacters(in set: String) -> String {
+    /// The string without leading and trailing characters of `set` (Foundation's, without Foundation).
+    public func trimmingCharacters(in set: String) -> String {
         let characters = Set(set)
         var slice = Substring(self)
         while let first = slice.first, characters.contains(first) { slice = slice.dropFirst() }
@@ -231,5 +232,5 @@ extension String {
 }
 
 extension Substring {
-    func trimmingCharacters(in set: String) -> String { String(self).trimmingCharacters(in: set) }
+    public func trimmingCharacters(in set: String) -> String { String(self).trimmingCharacters(in: set) }
 }

@@ -66,10 +66,6 @@ public struct ProfileMatcher: Hashable, Sendable {
         self.database = database
     }
 
-    public init(configuration: Configuration) {
-        self.init(profiles: configuration.profiles, database: configuration.gamepadDatabase)
-    }
-
     /// The first matching profile. A profile with `siblings = true` also matches a node whose
     /// sibling (same non-nil `group`, passed in `siblings`) matches it.
     public func profile(for identity: DeviceIdentity, siblings: [DeviceIdentity] = []) -> Profile? {

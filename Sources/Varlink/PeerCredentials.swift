@@ -1,4 +1,5 @@
 import NIOCore
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +56,7 @@ extension PeerCredentials {
     /// ambiguous, and then (as when there are more than 256 groups) `/proc/<pid>/status` decides.
     static func read(from channel: any Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeFailedFuture(PosixError(call: "SO_PEERCRED", code: ENOTSUP))
+            return channel.eventLoop.makeFailedFuture(PosixError(call: "SO_PEERCRED", errno: ENOTSUP))
         }
         let credentials: EventLoopFuture<UCred> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))

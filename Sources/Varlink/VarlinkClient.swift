@@ -1,3 +1,4 @@
+import SystemCalls
 /// Why a client call failed other than by an error reply (those throw ``VarlinkError``).
 public enum VarlinkClientError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A system call failed (connect, send, recv, poll).
@@ -92,7 +93,7 @@ public final class VarlinkClient {
     /// Sends bytes as they are (tests use it for malformed or partial messages).
     public func sendRaw(_ bytes: [UInt8]) throws(VarlinkClientError) {
         guard fd >= 0 else { throw .connectionClosed }
-        do { try Posix.writeAll(fd, bytes) } catch { throw .system(error) }
+        do { try Posix.sendAll(fd, bytes) } catch { throw .system(error) }
     }
 
     /// Shuts down the sending side; the server answers what it has and then closes.
@@ -149,7 +150,7 @@ public final class VarlinkClient {
                 _ = try receiveMessage(timeout: left)
             } catch .connectionClosed {
                 return true
-            } catch .system(let error) where error.code == Posix.connectionReset {
+            } catch .system(let error) where error.errno == Posix.connectionReset {
                 return true
             } catch {
                 return false

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusEngine
+import FocusWire
 import Varlink
 
 extension Direction: ExpressibleByArgument {}
@@ -35,7 +36,7 @@ struct MoveCommand: ClientCommand {
 
     func execute(_ output: Output) throws {
         let reply = try call(
-            "io.focusd.Focus.Move",
+            FocusMethod.move.qualified,
             [
                 "direction": .string(direction.rawValue), "scene": target.json,
                 "wrap": wrap ? .bool(true) : nil, "track": track.map { .string($0.rawValue) },
@@ -74,7 +75,7 @@ struct FocusCommand: ClientCommand {
 
     func execute(_ output: Output) throws {
         let reply = try call(
-            "io.focusd.Focus.Focus",
+            FocusMethod.focus.qualified,
             ["id": id.map(JSONValue.string) ?? .null, "scene": target.json, "track": track.map { .string($0.rawValue) }])
         let state = try reply.member("state", as: FocusState.self)
         output.reply(reply) {
@@ -129,7 +130,7 @@ struct BindingCommand: ClientCommand {
         } else {
             parameters["value"] = .null
         }
-        let reply = try client.call("io.focusd.Focus.SetBinding", .object(parameters))
+        let reply = try client.call(FocusMethod.setBinding.qualified, .object(parameters))
         for warning in try reply.member("warnings", as: [String]?.self) ?? [] { output.message("warning: \(warning)") }
         let state = try reply.member("state", as: FocusState.self)
         output.reply(reply) {
@@ -139,7 +140,7 @@ struct BindingCommand: ClientCommand {
 
     /// Whether the scene's state reads `name` as a Bool binding (nil when the scene has no such binding).
     private func isBoolBinding(_ client: VarlinkClient) throws -> Bool? {
-        let reply = try client.call("io.focusd.Focus.GetState", target.scene.map { ["scene": .string($0)] } ?? [:])
+        let reply = try client.call(FocusMethod.getState.qualified, target.scene.map { ["scene": .string($0)] } ?? [:])
         let state = try reply.member("state", as: FocusState.self)
         let bindings = track == .accessibility ? state.accessibilityBindings : state.bindings
         return bindings.first { $0.name == name }.map { $0.isTrue != nil }
@@ -160,7 +161,7 @@ struct ResetCommand: ClientCommand {
     var scope: String?
 
     func execute(_ output: Output) throws {
-        let reply = try call("io.focusd.Focus.ResetFocus", ["scope": scope.map(JSONValue.string), "scene": target.json])
+        let reply = try call(FocusMethod.resetFocus.qualified, ["scope": scope.map(JSONValue.string), "scene": target.json])
         let state = try reply.member("state", as: FocusState.self)
         output.reply(reply) { [state.focusedText] }
     }
@@ -189,7 +190,7 @@ struct SendCommand: ClientCommand {
 
     func execute(_ output: Output) throws {
         let reply = try call(
-            "io.focusd.Focus.Send",
+            FocusMethod.send.qualified,
             ["command": .string(command), "detents": detents.map { .integer(Int64($0)) }, "scene": target.json])
         let consumed = try reply.member("consumed", as: Bool.self)
         let state = try reply.member("state", as: FocusState.self)
@@ -220,7 +221,7 @@ struct ScrollCommand: ClientCommand {
 
     func execute(_ output: Output) throws {
         let reply = try call(
-            "io.focusd.Focus.ScrollTo",
+            FocusMethod.scrollTo.qualified,
             ["node": .string(node), "offsetX": .double(x), "offsetY": .double(y), "scene": target.json])
         let state = try reply.member("state", as: FocusState.self)
         output.reply(reply) {

@@ -64,7 +64,7 @@ struct GlobalOptions: ParsableArguments {
     /// A connection failure in words, with the likely remedy.
     static func explain(_ error: VarlinkClientError, path: String) -> String {
         guard case .system(let posix) = error else { return "cannot talk to focusd at \(path): \(error)" }
-        switch posix.code {
+        switch posix.errno {
         case ENOENT, ENOTDIR:
             return """
                 no focusd socket at \(path): focusd is not running, or listens elsewhere \

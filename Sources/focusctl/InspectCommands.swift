@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusEngine
+import FocusWire
 import Varlink
 
 /// `focusctl why [--direction D]`: why a directional move goes where it does
@@ -32,7 +33,7 @@ struct WhyCommand: ClientCommand {
 
     func execute(_ output: Output) throws {
         let reply = try call(
-            "io.focusd.Inspect.ExplainMove",
+            InspectMethod.explainMove.qualified,
             ["scene": target.json, "direction": direction.map { .string($0.rawValue) },
              "limit": limit.map { .integer(Int64($0)) }])
         let why = try reply.member("explanation", as: MoveExplanation.self)
@@ -98,7 +99,7 @@ struct GotoCommand: ClientCommand {
     func execute(_ output: Output) throws {
         let client = try global.connect()
         defer { client.close() }
-        let reply = try client.call("io.focusd.Inspect.PlanPath", .object(
+        let reply = try client.call(InspectMethod.planPath.qualified, .object(
             ["target": .string(id), "scene": target.json].compactMapValues { $0 }))
         let plan = try reply.member("plan", as: PathPlan.self)
         output.reply(reply) {
@@ -113,7 +114,7 @@ struct GotoCommand: ClientCommand {
                 parameters["command"] = .string("crown")
                 parameters["detents"] = .integer(Int64(command.dropFirst(6))!)
             }
-            let sent = try client.call("io.focusd.Focus.Send", .object(parameters.compactMapValues { $0 }))
+            let sent = try client.call(FocusMethod.send.qualified, .object(parameters.compactMapValues { $0 }))
             focused = try sent.member("state", as: FocusState.self).focused
         }
         if !output.isJSON, let focused { output.line("focused \(focused)") }

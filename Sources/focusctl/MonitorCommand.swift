@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusWire
 import Varlink
 
 /// `focusctl monitor`: streams focus events (or, with --input, device commands) as JSON lines.
@@ -33,9 +34,9 @@ struct MonitorCommand: ClientCommand {
         defer { client.close() }
         let replies: VarlinkReplySequence
         if input {
-            replies = try client.callMore("io.focusd.Input.Monitor")
+            replies = try client.callMore(InputMethod.monitor.qualified)
         } else {
-            replies = try client.callMore("io.focusd.Focus.Monitor", scene.map { ["scene": .string($0)] } ?? [:])
+            replies = try client.callMore(FocusMethod.monitor.qualified, scene.map { ["scene": .string($0)] } ?? [:])
         }
         while let reply = try replies.next(timeout: nil) {
             output.jsonLine(reply)

@@ -1,3 +1,4 @@
+import SystemCalls
 import Varlink
 
 import Glibc
@@ -54,13 +55,7 @@ struct Output {
     /// Writes all of `text` to a file descriptor, unbuffered (so nothing waits for a flush);
     /// gives up silently when the reader has gone.
     static func writeAll(_ descriptor: Int32, _ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        try? Posix.writeAll(descriptor, text.utf8)
     }
 }
 

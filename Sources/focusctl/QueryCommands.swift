@@ -16,7 +16,7 @@ struct StateCommand: ClientCommand {
     var scene: String?
 
     func execute(_ output: Output) throws {
-        let reply = try call("io.focusd.Focus.GetState", ["scene": scene.map(JSONValue.string)])
+        let reply = try call(FocusMethod.getState.qualified, ["scene": scene.map(JSONValue.string)])
         let state = try reply.member("state", as: FocusState.self)
         output.reply(reply) { StateText.lines(state) }
     }
@@ -32,7 +32,7 @@ struct ScenesCommand: ClientCommand {
     @OptionGroup var global: GlobalOptions
 
     func execute(_ output: Output) throws {
-        let reply = try call("io.focusd.Focus.ListScenes")
+        let reply = try call(FocusMethod.listScenes.qualified)
         let scenes = try reply.member("scenes", as: [String].self)
         let active = try reply.member("active", as: String?.self)
         output.reply(reply) {
@@ -51,7 +51,7 @@ struct DevicesCommand: ClientCommand {
     @OptionGroup var global: GlobalOptions
 
     func execute(_ output: Output) throws {
-        let reply = try call("io.focusd.Input.ListDevices")
+        let reply = try call(InputMethod.listDevices.qualified)
         let devices = try reply.member("devices", as: [InputDevice].self)
         output.reply(reply) {
             if devices.isEmpty { return ["(no devices)"] }
@@ -81,7 +81,7 @@ struct ReloadCommand: ClientCommand {
     @OptionGroup var global: GlobalOptions
 
     func execute(_ output: Output) throws {
-        let reply = try call("io.focusd.Input.ReloadConfig")
+        let reply = try call(InputMethod.reloadConfig.qualified)
         let profiles = try reply.member("profiles", as: [String].self)
         let warnings = try reply.member("warnings", as: [String].self)
         output.reply(reply) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLibevdev
 import FocusWire
+import SystemCalls
 import Varlink
 
 import Glibc
@@ -40,7 +41,7 @@ struct RecordCommand: ClientCommand {
         let client = try global.connect(timeout: nil)
         defer { client.close() }
         let parameters: JSONValue = devices.isEmpty ? [:] : ["devices": .array(devices.map { .string($0) })]
-        let replies = try client.callMore("io.focusd.Inspect.Record", parameters)
+        let replies = try client.callMore(InspectMethod.record.qualified, parameters)
         guard let first = try replies.next(timeout: .seconds(30)) else { return }
         let listed = try first.member("devices", as: [RecordedDevice].self)
         guard let out = fopen(file, "w") else {
@@ -86,15 +87,11 @@ struct RecordCommand: ClientCommand {
     }
 
     func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        Double(Posix.monotonicNanoseconds()) / 1e9
     }
 
     func nowUsec() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+        Posix.realtimeUsec()
     }
 
     func timeText(_ usec: Int64) -> String {
@@ -150,7 +147,7 @@ struct ReplayCommand: ClientCommand {
         var monitor: (VarlinkClient, VarlinkReplySequence)?
         if !noWait {
             let client = try global.connect(timeout: nil)
-            monitor = (client, try client.callMore("io.focusd.Input.Monitor"))
+            monitor = (client, try client.callMore(InputMethod.monitor.qualified))
             _ = try monitor!.1.next(timeout: .seconds(30))
         }
         defer { monitor?.0.close() }
@@ -182,8 +179,7 @@ struct ReplayCommand: ClientCommand {
                 continue
             }
             let at = start + UInt64(max(0, Double(e.timeUsec - startEvent) * 1000 / speed))
-            var ts = timespec(tv_sec: Int(at / 1_000_000_000), tv_nsec: Int(at % 1_000_000_000))
-            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+            Posix.sleep(untilMonotonicNanoseconds: at)
             guard let device = created[e.device] else { continue }
             for x in pending.removeValue(forKey: e.device) ?? [] {
                 if x.type == 1 && x.value == 2 && device.kernelRepeat { continue }
@@ -196,9 +192,7 @@ struct ReplayCommand: ClientCommand {
     }
 
     static func monotonicNanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+        Posix.monotonicNanoseconds()
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusEngine
+import FocusWire
 import Varlink
 
 /// `focusctl set-scene FILE`: installs a scene from a file.
@@ -29,7 +30,7 @@ struct SetSceneCommand: ClientCommand {
     func execute(_ output: Output) throws {
         var scene = try SceneLoading.load(file)
         scene.persist = persist ? true : scene.persist
-        let reply = try call("io.focusd.Focus.SetScene", ["scene": try JSONValue(encoding: scene)])
+        let reply = try call(FocusMethod.setScene.qualified, ["scene": try JSONValue(encoding: scene)])
         for warning in try reply.member("warnings", as: [String]?.self) ?? [] { output.message("warning: \(warning)") }
         let state = try reply.member("state", as: FocusState.self)
         output.reply(reply) { ["\(state.scene): \(state.focusedText)"] }
@@ -55,7 +56,7 @@ struct LintCommand: ClientCommand {
 
     func execute(_ output: Output) throws {
         let scene = try SceneLoading.load(file)
-        let reply = try call("io.focusd.Focus.Lint", ["scene": try JSONValue(encoding: scene)])
+        let reply = try call(FocusMethod.lint.qualified, ["scene": try JSONValue(encoding: scene)])
         let problems = try reply.member("problems", as: [Problem].self)
         output.reply(reply) {
             if problems.isEmpty { return ["no problems"] }

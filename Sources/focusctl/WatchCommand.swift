@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusEngine
+import FocusWire
 import Varlink
 
 /// `focusctl watch`: a live picture of the active scene.
@@ -43,7 +44,7 @@ struct WatchCommand: ClientCommand {
 
         let monitor = try global.connect(timeout: nil)
         defer { monitor.close() }
-        let replies = try monitor.callMore("io.focusd.Focus.Monitor")
+        let replies = try monitor.callMore(FocusMethod.monitor.qualified)
         let fullScreen = Terminal.isTerminal && !global.quiet
         if fullScreen { Terminal.enterFullScreen() }
         defer { if fullScreen { Terminal.leaveFullScreen() } }
@@ -138,7 +139,7 @@ struct WatchView {
     /// Re-reads the active scene and its state (io.focusd.Inspect.GetScene).
     mutating func fetchScene(_ client: VarlinkClient) {
         do {
-            let reply = try client.call("io.focusd.Inspect.GetScene")
+            let reply = try client.call(InspectMethod.getScene.qualified)
             scene = try reply.member("scene", as: Scene.self)
             state = try reply.member("state", as: FocusState.self)
             problem = nil
@@ -155,7 +156,7 @@ struct WatchView {
     mutating func fetchState(_ client: VarlinkClient) {
         guard let name = scene?.name else { return fetchScene(client) }
         do {
-            state = try client.call("io.focusd.Focus.GetState", ["scene": .string(name)]).member("state")
+            state = try client.call(FocusMethod.getState.qualified, ["scene": .string(name)]).member("state")
         } catch {
             fetchScene(client)
         }

@@ -1,3 +1,4 @@
+import FocusConfig
 import FocusService
 import FocusWire
 import InputMapping

@@ -1,3 +1,4 @@
+import FocusConfig
 import FocusEngine
 import FoundationEssentials
 import InputDevices

@@ -1,3 +1,4 @@
+import FocusConfig
 import Foundation
 import Testing
 import Varlink

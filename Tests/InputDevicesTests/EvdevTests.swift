@@ -1,5 +1,6 @@
 import Glibc
 import InputMapping
+import SystemCalls
 import Testing
 
 @testable import InputDevices

@@ -1,4 +1,5 @@
 import InputMapping
+import SystemCalls
 import Testing
 
 @testable import InputDevices

@@ -2,6 +2,7 @@ import Glibc
 import InputMapping
 import Synchronization
 import Testing
+import SystemCalls
 
 @testable import InputDevices
 

@@ -1,68 +1,12 @@
+import FocusConfig
 import Testing
 
 @testable import InputMapping
 
+// The default buttons, the hat and D-pad buttons, stick hysteresis, the four-way restrictor and the
+// stick's repeat are shown as text in Scenarios/gamepad-*.scenario (ScenarioTests.swift).
 @Suite("Gamepads: buttons, D-pad, stick, SDL mappings")
 struct AxisMappingTests {
-    @Test("the gamepad default map: A select, B back, guide home, start menu, shoulders next/previous, D-pad buttons")
-    func buttons() {
-        let expected: [(UInt16, String)] = [
-            (E.BTN_SOUTH, "select"), (E.BTN_EAST, "back"), (E.BTN_MODE, "home"), (E.BTN_START, "menu"),
-            (E.BTN_TR, "next"), (E.BTN_TL, "previous"), (E.BTN_DPAD_UP, "up"), (E.BTN_DPAD_DOWN, "down"),
-            (E.BTN_DPAD_LEFT, "left"), (E.BTN_DPAD_RIGHT, "right"),
-        ]
-        for (code, command) in expected {
-            var rig = Rig(TestDevices.xbox360)
-            #expect(Rig.names(rig.key(code, 1) + rig.key(code, 0)) == ["\(command) press", "\(command) release"])
-        }
-        var rig = Rig(TestDevices.xbox360)
-        #expect(rig.key(E.BTN_NORTH, 1).isEmpty)
-    }
-
-    @Test("a wireless Xbox 360 pad's D-pad as BTN_TRIGGER_HAPPY1-4 (xpad dpad_to_buttons) moves focus")
-    func dpadAsButtons() {
-        var wireless = TestDevices.xbox360
-        wireless.name = "Xbox 360 Wireless Receiver"
-        wireless.capabilities.absoluteAxes[E.ABS_HAT0X] = nil
-        wireless.capabilities.absoluteAxes[E.ABS_HAT0Y] = nil
-        wireless.capabilities.keys.formUnion([E.BTN_TRIGGER_HAPPY1, E.BTN_TRIGGER_HAPPY2, E.BTN_TRIGGER_HAPPY3, E.BTN_TRIGGER_HAPPY4])
-        var rig = Rig(wireless)
-        #expect(Rig.names(rig.key(E.BTN_TRIGGER_HAPPY3, 1) + rig.key(E.BTN_TRIGGER_HAPPY3, 0)) == ["up press", "up release"])
-        #expect(Rig.names(rig.key(E.BTN_TRIGGER_HAPPY2, 1)) == ["right press"])
-        // A pad with a hat keeps BTN_TRIGGER_HAPPY* unmapped (they are paddles or extra buttons there).
-        var wired = TestDevices.xbox360
-        wired.capabilities.keys.formUnion([E.BTN_TRIGGER_HAPPY1, E.BTN_TRIGGER_HAPPY2, E.BTN_TRIGGER_HAPPY3, E.BTN_TRIGGER_HAPPY4])
-        var other = Rig(wired)
-        #expect(other.key(E.BTN_TRIGGER_HAPPY3, 1).isEmpty)
-    }
-
-    @Test("the hat is a D-pad: each axis presses and releases its direction and repeats when held")
-    func hat() {
-        var rig = Rig(TestDevices.xbox360)
-        #expect(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, -1)]) == ["up press 0"])
-        #expect(rig.advance(ms: 500) == ["up repeat 400", "up repeat 500"])
-        #expect(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, 1)]) == ["up release 500", "down press 500"])
-        #expect(rig.frame([(E.EV_ABS, E.ABS_HAT0Y, 0), (E.EV_ABS, E.ABS_HAT0X, 1)]) == ["right press 500", "down release 500"])
-        #expect(rig.frame([(E.EV_ABS, E.ABS_HAT0X, 0)]) == ["right release 500"])
-        #expect(rig.advance(ms: 1000).isEmpty)
-    }
-
-    @Test("the stick fires past 50 % beyond flat and releases below 35 %; noise around a threshold does not chatter")
-    func stickHysteresis() {
-        var rig = Rig(TestDevices.xbox360)
-        // Range beyond flat: 32767.5 - 128 → 50 % ≈ 16447 above centre, 35 % ≈ 11550.
-        #expect(rig.frame([(E.EV_ABS, E.ABS_X, 16_000)]).isEmpty)
-        #expect(rig.frame([(E.EV_ABS, E.ABS_X, 17_000)]) == ["right press 0"])
-        for value: Int32 in [16_300, 16_600, 15_000, 17_200, 12_000, 16_900, 11_700] {
-            #expect(rig.frame([(E.EV_ABS, E.ABS_X, value)]).isEmpty, "noise at \(value)")
-        }
-        #expect(rig.frame([(E.EV_ABS, E.ABS_X, 11_000)]) == ["right release 0"])
-        for value: Int32 in [12_000, 16_000, 11_000, 15_900] {
-            #expect(rig.frame([(E.EV_ABS, E.ABS_X, value)]).isEmpty, "noise at \(value)")
-        }
-        #expect(rig.frame([(E.EV_ABS, E.ABS_X, -20_000)]) == ["left press 0"])
-    }
-
     @Test("the kernel's flat widens the dead zone the thresholds are measured beyond")
     func flat() {
         var pad = TestDevices.xbox360
@@ -73,32 +17,12 @@ struct AxisMappingTests {
         #expect(rig.frame([(E.EV_ABS, E.ABS_Y, 21_000)]) == ["down press 0"])
     }
 
-    @Test("four-way restrictor: only the dominant axis fires, a diagonal keeps the held direction")
-    func fourWay() {
-        var rig = Rig(TestDevices.xbox360)
-        #expect(rig.frame([(E.EV_ABS, E.ABS_X, 30_000), (E.EV_ABS, E.ABS_Y, 20_000)]) == ["right press 0"])
-        // Diagonal with Y slightly ahead: right is still held (X above release), no chatter.
-        #expect(rig.frame([(E.EV_ABS, E.ABS_X, 24_000), (E.EV_ABS, E.ABS_Y, 25_000)]).isEmpty)
-        // Y clearly dominant and past the press threshold: switch.
-        #expect(rig.frame([(E.EV_ABS, E.ABS_X, 5_000), (E.EV_ABS, E.ABS_Y, 30_000)]) == ["right release 0", "down press 0"])
-        #expect(rig.frame([(E.EV_ABS, E.ABS_X, 0), (E.EV_ABS, E.ABS_Y, 0)]) == ["down release 0"])
-    }
-
     @Test("without the restrictor both axes fire on a diagonal")
     func eightWay() {
         var profile = Profile(name: "diagonals")
         profile.stick.fourWay = false
         var rig = Rig(TestDevices.xbox360, profile: profile)
         #expect(Set(rig.frame([(E.EV_ABS, E.ABS_X, 30_000), (E.EV_ABS, E.ABS_Y, -30_000)])) == ["right press 0", "up press 0"])
-    }
-
-    @Test("a held stick repeats like a key, and releasing stops it")
-    func stickRepeat() {
-        var rig = Rig(TestDevices.xbox360)
-        _ = rig.frame([(E.EV_ABS, E.ABS_Y, -32768)])
-        #expect(rig.advance(ms: 600) == ["up repeat 400", "up repeat 500", "up repeat 600"])
-        #expect(rig.frame([(E.EV_ABS, E.ABS_Y, -100)]) == ["up release 600"])
-        #expect(rig.advance(ms: 1000).isEmpty)
     }
 
     @Test("resync after SYN_DROPPED: a stick back at the centre is released, a stick pushed meanwhile presses nothing")

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import FocusConfig
 @testable import InputMapping
 
 @Suite("Configuration file")

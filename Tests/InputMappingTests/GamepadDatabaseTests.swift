@@ -1,3 +1,4 @@
+import FocusConfig
 import FocusWire
 import Testing
 

@@ -2,6 +2,8 @@ import Testing
 
 @testable import InputMapping
 
+// Repeat (own and an IR remote's), SYN_DROPPED, long-press and chords are shown as text in
+// Scenarios/*.scenario (ScenarioTests.swift); what needs the mapper's API directly stays here.
 @Suite("Keys: default map, typing, repeat")
 struct KeyMappingTests {
     @Test("the keyboard default map covers every command of input.md §3")
@@ -81,26 +83,6 @@ struct KeyMappingTests {
         #expect(Rig.names(rig.key(E.KEY_TAB, 1)) == ["previous press"])
     }
 
-    @Test("a held arrow repeats after 400 ms, every 100 ms, every 50 ms after 2 s; kernel repeats are ignored")
-    func ownRepeat() {
-        var rig = Rig(TestDevices.usbKeyboard)
-        #expect(rig.key(E.KEY_DOWN, 1) == ["down press 0"])
-        #expect(rig.advance(ms: 399).isEmpty)
-        #expect(rig.mapper.nextDeadline == 400_000)
-        var rig2 = Rig(TestDevices.usbKeyboard)
-        _ = rig2.key(E.KEY_DOWN, 1)
-        #expect(rig2.advance(ms: 600) == ["down repeat 400", "down repeat 500", "down repeat 600"])
-        // Kernel autorepeat (value 2) adds nothing.
-        #expect(rig2.key(E.KEY_DOWN, 2).isEmpty)
-        let later = rig2.advance(ms: 1500)  // up to 2100 ms
-        #expect(later.first == "down repeat 700")
-        #expect(later.contains("down repeat 2000"))
-        #expect(later.suffix(2) == ["down repeat 2050", "down repeat 2100"])
-        #expect(rig2.key(E.KEY_DOWN, 0) == ["down release 2100"])
-        #expect(rig2.advance(ms: 1000).isEmpty)
-        #expect(rig2.mapper.nextDeadline == nil)
-    }
-
     @Test("a late tick sends one repeat, not a burst, and the repeat times follow the kernel press time")
     func lateTick() {
         var rig = Rig(TestDevices.usbKeyboard)
@@ -109,53 +91,6 @@ struct KeyMappingTests {
         let commands = Rig.describe(rig.mapper.tick(now: rig.now))
         #expect(commands == ["right repeat 400"])
         #expect(rig.mapper.nextDeadline == 1_100_000)
-    }
-
-    @Test("select and back do not repeat")
-    func nonDirectional() {
-        var rig = Rig(TestDevices.usbKeyboard)
-        _ = rig.key(E.KEY_ENTER, 1)
-        #expect(rig.advance(ms: 3000).isEmpty)
-        #expect(rig.key(E.KEY_ENTER, 0) == ["select release 3000"])
-    }
-
-    @Test("profile repeat timing and command map overrides apply")
-    func profileOverrides() {
-        var profile = Profile(name: "custom")
-        profile.repeat.delayMs = 250
-        profile.repeat.intervalMs = 30
-        profile.commands = [E.KEY_A: "left", E.KEY_ESC: ""]
-        var rig = Rig(TestDevices.usbKeyboard, profile: profile)
-        #expect(rig.key(E.KEY_ESC, 1).isEmpty)
-        #expect(rig.key(E.KEY_A, 1) == ["left press 0"])
-        #expect(rig.advance(ms: 310) == ["left repeat 250", "left repeat 280", "left repeat 310"])
-    }
-
-    @Test("IR remote: each kernel repeat is one repeat and key-up ends it; no timer runs")
-    func remoteKernelRepeat() {
-        var rig = Rig(TestDevices.irRemote)
-        #expect(rig.key(E.KEY_DOWN, 1) == ["down press 0"])
-        #expect(rig.advance(ms: 500).isEmpty)  // no own repeat
-        #expect(rig.key(E.KEY_DOWN, 2) == ["down repeat 500"])
-        _ = rig.advance(ms: 125)
-        #expect(rig.key(E.KEY_DOWN, 2) == ["down repeat 625"])
-        _ = rig.advance(ms: 200)  // rc-core's key-up after its timeout
-        #expect(rig.key(E.KEY_DOWN, 0) == ["down release 825"])
-        #expect(rig.key(E.KEY_DOWN, 2).isEmpty)  // a stray repeat after the release
-        #expect(rig.advance(ms: 2000).isEmpty)
-    }
-
-    @Test("IR remote: a lost key-up is released after keyUpTimeout and the late key-up is swallowed")
-    func remoteKeyUpTimeout() {
-        var rig = Rig(TestDevices.irRemote)
-        _ = rig.key(E.KEY_UP, 1)
-        _ = rig.advance(ms: 500)
-        #expect(rig.key(E.KEY_UP, 2) == ["up repeat 500"])
-        #expect(rig.advance(ms: 999).isEmpty)
-        #expect(rig.advance(ms: 1) == ["up release 1500"])
-        #expect(rig.key(E.KEY_UP, 2).isEmpty)
-        #expect(rig.key(E.KEY_UP, 0).isEmpty)
-        #expect(rig.key(E.KEY_UP, 1) == ["up press 1500"])
     }
 
     @Test("a remote without EV_REP (no kernel repeats) gets focusd's own repeat timing")
@@ -171,15 +106,6 @@ struct KeyMappingTests {
         #expect(Rig.names(rig.key(E.KEY_LEFT, 0)) == ["left release"])
     }
 
-    @Test("a remote's OK does not repeat on kernel repeats")
-    func remoteSelectNoRepeat() {
-        var rig = Rig(TestDevices.irRemote)
-        _ = rig.key(E.KEY_OK, 1)
-        _ = rig.advance(ms: 500)
-        #expect(rig.key(E.KEY_OK, 2).isEmpty)
-        #expect(rig.key(E.KEY_OK, 0) == ["select release 500"])
-    }
-
     @Test("unplug while a direction repeats: one release, then nothing")
     func unplugDuringRepeat() {
         var rig = Rig(TestDevices.usbKeyboard)
@@ -190,16 +116,6 @@ struct KeyMappingTests {
         #expect(rig.mapper.nextDeadline == nil)
         #expect(rig.advance(ms: 5000).isEmpty)
         #expect(rig.key(E.KEY_LEFT, 0).isEmpty)
-    }
-
-    @Test("SYN_DROPPED in the middle of a press releases it, and nothing repeats afterwards")
-    func synDroppedInFrame() {
-        var rig = Rig(TestDevices.usbKeyboard)
-        _ = rig.key(E.KEY_UP, 1)
-        _ = rig.advance(ms: 100)
-        #expect(rig.frame([(E.EV_SYN, E.SYN_DROPPED, 0)]) == ["up release 100"])
-        #expect(rig.advance(ms: 3000).isEmpty)
-        #expect(rig.key(E.KEY_UP, 0).isEmpty)
     }
 
     @Test("resync after SYN_DROPPED releases keys no longer down and presses nothing new")
@@ -244,49 +160,6 @@ struct LongPressChordTests {
         profile.longPresses = [LongPress(code: E.KEY_BACK, command: "home", durationMs: 800)]
         profile.chords = [Chord(codes: [E.KEY_MENU, E.KEY_INFO], command: "search", windowMs: 50)]
         return profile
-    }
-
-    @Test("KEY_BACK held 800 ms is home; released sooner it is back")
-    func longPress() {
-        var rig = Rig(TestDevices.usbKeyboard, profile: Self.profile)
-        #expect(rig.key(E.KEY_BACK, 1).isEmpty)
-        #expect(rig.advance(ms: 300).isEmpty)
-        #expect(rig.key(E.KEY_BACK, 0) == ["back press 0", "back release 300"])
-
-        #expect(rig.key(E.KEY_BACK, 1).isEmpty)
-        #expect(rig.advance(ms: 799).isEmpty)
-        #expect(rig.advance(ms: 1) == ["home press 1100"])
-        #expect(rig.advance(ms: 1000).isEmpty)  // home does not repeat
-        #expect(rig.key(E.KEY_BACK, 0) == ["home release 2100"])
-    }
-
-    @Test("two keys pressed within the window are the chord, with one press and one release")
-    func chord() {
-        var rig = Rig(TestDevices.usbKeyboard, profile: Self.profile)
-        #expect(rig.key(E.KEY_MENU, 1).isEmpty)
-        _ = rig.advance(ms: 20)
-        #expect(rig.key(E.KEY_INFO, 1) == ["search press 20"])
-        _ = rig.advance(ms: 200)
-        #expect(rig.key(E.KEY_MENU, 0) == ["search release 220"])
-        #expect(rig.key(E.KEY_INFO, 0).isEmpty)
-    }
-
-    @Test("a chord key alone acts after the window, or as a tap when released within it")
-    func chordKeyAlone() {
-        var rig = Rig(TestDevices.usbKeyboard, profile: Self.profile)
-        _ = rig.key(E.KEY_MENU, 1)
-        #expect(rig.advance(ms: 60) == ["menu press 0"])
-        // MENU is no longer pending, so INFO waits for its own window and is plain info.
-        #expect(rig.key(E.KEY_INFO, 1).isEmpty)
-        #expect(rig.advance(ms: 50) == ["info press 60"])
-        _ = rig.advance(ms: 50)
-        #expect(rig.key(E.KEY_INFO, 0) == ["info release 160"])
-        #expect(rig.key(E.KEY_MENU, 0) == ["menu release 160"])
-
-        var tap = Rig(TestDevices.usbKeyboard, profile: Self.profile)
-        _ = tap.key(E.KEY_INFO, 1)
-        _ = tap.advance(ms: 10)
-        #expect(tap.key(E.KEY_INFO, 0) == ["info press 0", "info release 10"])
     }
 
     @Test("SYN_DROPPED while a long-press is pending: nothing fires afterwards")

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// Signals taken synchronously: blocked in every thread, received by `sigwaitinfo`.
@@ -11,22 +13,27 @@ public struct SignalSet: Sendable {
 
     /// Blocks `signals` in the calling thread (call it before starting threads: they inherit it).
     public static func block(_ signals: [Int32]) -> SignalSet {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in signals { sigaddset(&set, signal) }
+        var set = Self.set(of: signals)
         pthread_sigmask(SIG_BLOCK, &set, nil)
         return SignalSet(signals: signals)
     }
 
-    /// Waits for one of the signals and returns it.
+    /// Waits for one of the signals and returns it (`EINTR`, another signal's handler having run,
+    /// waits again).
     public func wait() -> Int32 {
+        var set = Self.set(of: signals)
+        while true {
+            // sigwaitinfo only fails with EINTR for a valid set; anything else would be a bug here.
+            if let received = try? Posix.required("sigwaitinfo", { sigwaitinfo(&set, nil) }), received > 0 {
+                return received
+            }
+        }
+    }
+
+    private static func set(of signals: [Int32]) -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
-        while true {
-            let received = sigwaitinfo(&set, nil)
-            if received > 0 { return received }
-            // EINTR (another signal's handler ran): wait again.
-        }
+        return set
     }
 }

@@ -1,6 +1,8 @@
 // The document model of the TOML parser: values that remember where they were written, so the
 // configuration schema can report errors with the line of the key at fault.
 
+import InputMapping
+
 /// A 1-based line and column in a TOML document.
 public struct TOMLPosition: Hashable, Sendable, CustomStringConvertible {
     public var line: Int

@@ -1,5 +1,7 @@
 // Reading one `[[profile]]` table of the configuration file.
 
+import InputMapping
+
 enum ProfileReader {
     static let keys = [
         "name", "match", "ignore", "class", "backend", "grab", "commands", "repeat", "stick", "rotary",

@@ -13,10 +13,6 @@ public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
         self.column = column
     }
 
-    init(_ message: String, at position: TOMLPosition) {
-        self.init(message, line: position.line, column: position.column)
-    }
-
     public var description: String {
         switch (line, column) {
         case let (line?, column?): "line \(line), column \(column): \(message)"

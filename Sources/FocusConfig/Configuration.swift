@@ -1,5 +1,7 @@
 // The configuration file (input.md §7): its schema, read from TOML with every error located.
 
+import InputMapping
+
 /// The whole configuration file, with the built-in defaults for whatever it leaves out.
 public struct Configuration: Hashable, Sendable {
     public var socket = SocketSettings()

@@ -2,6 +2,8 @@
 // tables, the four string kinds with escapes, integers (decimal, hex, octal, binary, underscores),
 // floats (incl. inf/nan), booleans, arrays and comments. Every error names the line and column.
 
+import InputMapping
+
 /// Parses TOML text into a `TOMLTable` whose nodes remember their positions.
 public enum TOML {
     /// Parses a whole document.

@@ -1,7 +1,6 @@
 import Glibc
+import SystemCalls
 import Testing
-
-@testable import InputDevices
 
 @Suite("The errno helper")
 struct PosixTests {

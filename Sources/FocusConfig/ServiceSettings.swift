@@ -1,5 +1,7 @@
 // The service-side sections of the configuration file: socket, access policy, limits.
 
+import InputMapping
+
 /// `[socket]`: where the Varlink socket lives and who may open it (service.md §1).
 public struct SocketSettings: Hashable, Sendable {
     /// Socket path; nil = the default (`--socket`, `$FOCUSD_SOCKET`, then the mode's default).

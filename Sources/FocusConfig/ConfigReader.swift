@@ -1,6 +1,8 @@
 // Typed, position-aware reading of a TOML table for the configuration schema: every key must be
 // consumed, so an unknown key is reported with its line, and every type error names the key.
 
+import InputMapping
+
 /// Reads one TOML table of the schema, remembering which keys were used.
 struct ConfigReader {
     let table: TOMLTable

@@ -1,6 +1,7 @@
+import InputMapping
 import Testing
 
-@testable import InputMapping
+@testable import FocusConfig
 
 @Suite("TOML parser")
 struct TOMLParserTests {

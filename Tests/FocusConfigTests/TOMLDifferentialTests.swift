@@ -1,7 +1,8 @@
 import Foundation
+import InputMapping
 import Testing
 
-@testable import InputMapping
+@testable import FocusConfig
 
 /// focusd's TOML parser against Python's `tomllib` (TOML 1.0, in the standard library): random
 /// documents (valid and mutated) with tables, arrays of tables, dotted, quoted and inline keys,

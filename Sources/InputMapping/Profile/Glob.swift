@@ -62,7 +62,8 @@ public enum Glob {
         return (matched != negate, i + 1)
     }
 
-    static func validate(_ pattern: String, key: String, at position: TOMLPosition) throws(ConfigError) {
+    /// Whether every `[` of `pattern` (not escaped) is closed.
+    public static func bracketsAreClosed(_ pattern: String) -> Bool {
         let characters = Array(pattern)
         var i = 0
         while i < characters.count {
@@ -70,12 +71,9 @@ public enum Glob {
                 i += 2
                 continue
             }
-            if characters[i] == "[" {
-                guard bracket(characters, i, " ") != nil else {
-                    throw ConfigError("'\(key)': unclosed '[' in the pattern \"\(pattern)\"", at: position)
-                }
-            }
+            if characters[i] == "[" && bracket(characters, i, " ") == nil { return false }
             i += 1
         }
+        return true
     }
 }
