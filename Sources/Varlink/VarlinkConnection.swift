@@ -53,6 +53,10 @@ public final class VarlinkConnection {
     private(set) var writes = 0
     /// Writes handed to the channel and not yet taken whole by the socket.
     private var writesInFlight = 0
+    /// Gathered messages are written at this size even while a write is in flight: a write
+    /// completes only when the socket took all of it, and a client reading a large backlog
+    /// should see the queue shrink (and its next calls answered) as it reads, not only at the end.
+    private static let gatheredWriteLimit = 64 << 10
     private var behindStreams: [ObjectIdentifier: VarlinkStream] = [:]
     private var closeCallbacks: [() -> Void] = []
     private var stallCheck: Scheduled<Void>?
@@ -314,20 +318,26 @@ public final class VarlinkConnection {
                     return
                 }
             }
-            while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
-                progress = true
-                pendingCallBytes -= size
-                let context = VarlinkCallContext(call: call, connection: self)
-                current = context
-                // Whatever the call sends to any connection (its events to every monitor) goes
-                // out as one write per connection when the call returns.
-                service.batchingWrites { service.dispatch(context) }
-                if size >= Self.largeMessage { service.memoryReleased?(size) }
-                // The turn spans every pump until the connection catches up (write completions
-                // and reads call pump too); a client answered one call at a time never runs out.
-                if turnStart == nil { turnStart = .now() }
-                if NIODeadline.now() - turnStart! >= Self.turnLength { break }
+            // Whatever the calls answered here send to any connection (their events to every
+            // monitor, their replies) goes out as one write per connection when they are done:
+            // a client's pipelined calls are answered in one write, not one each.
+            let dispatched = service.batchingWrites { () -> Bool in
+                var any = false
+                while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
+                    any = true
+                    pendingCallBytes -= size
+                    let context = VarlinkCallContext(call: call, connection: self)
+                    current = context
+                    service.dispatch(context)
+                    if size >= Self.largeMessage { service.memoryReleased?(size) }
+                    // The turn spans every pump until the connection catches up (write completions
+                    // and reads call pump too); a client answered one call at a time never runs out.
+                    if turnStart == nil { turnStart = .now() }
+                    if NIODeadline.now() - turnStart! >= Self.turnLength { break }
+                }
+                return any
             }
+            if dispatched { progress = true }
         }
         if pendingCalls.isEmpty && !framerHasMessage { turnStart = nil }  // caught up
         dispatching = false
@@ -515,7 +525,7 @@ public final class VarlinkConnection {
             outgoingMessages = 0
             return
         }
-        if writesInFlight > 0 && transport == .unixSocket { return }
+        if writesInFlight > 0 && transport == .unixSocket && (outgoing?.readableBytes ?? 0) < Self.gatheredWriteLimit { return }
         if let buffer = outgoing {
             let size = buffer.readableBytes
             let messages = outgoingMessages
