@@ -101,18 +101,22 @@ final class Daemon {
     let directory = makeTemporaryDirectory()
     var socket: String { directory + "/focusd.sock" }
     let process = Process()
+    /// From starting the process to its first answer on the socket (ms; polled every 0.5 ms).
+    private(set) var startToSocket = Double.nan
 
     init(_ extra: [String], config: String = "[limits]\nmaxConnectionsPerUid = 256\n") throws {
         try config.write(toFile: directory + "/focusd.toml", atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: focusdPath)
         process.arguments = ["--socket", socket, "--config", directory + "/focusd.toml", "--log-level", "warning"] + extra
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        let start = now()
         try process.run()
-        for _ in 0..<500 {
+        for _ in 0..<10_000 {
             if let client = try? VarlinkClient(path: socket, timeout: .seconds(1)), (try? client.call("org.varlink.service.GetInfo")) != nil {
+                startToSocket = now() - start
                 return
             }
-            usleep(10_000)
+            usleep(500)
         }
         fatalError("focusd did not start on \(socket)")
     }
@@ -308,6 +312,84 @@ func latencyBenchmark() throws {
     print("    goal: p99 ≤ 16.7 ms (one frame at 60 Hz)         \(verdict(p99 <= 16.7))")
 }
 
+// MARK: (a′) The same fan-out timed by a compiled client, beside a minimal C server doing it
+
+/// `Benchmarks/Fanout/fanout.c` built with `cc -O2` into `directory` (nil, with the reason printed, when it cannot be).
+func buildFanout(in directory: String) -> String? {
+    let binary = directory + "/fanout"
+    let cc = Process()
+    cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    cc.arguments = ["cc", "-O2", "-o", binary, repositoryRoot + "/Benchmarks/Fanout/fanout.c"]
+    do { try cc.run() } catch { print("    cannot run cc: \(error)"); return nil }
+    cc.waitUntilExit()
+    guard cc.terminationStatus == 0 else { print("    cc failed on Benchmarks/Fanout/fanout.c"); return nil }
+    return binary
+}
+
+/// Runs the compiled client against `socket`: per timed move, the round trip and each monitor's arrival (µs).
+func timeFanout(_ binary: String, socket: String, monitors: Int, moves: Int, scene: String) throws -> [[Double]] {
+    let process = Process()
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["time", socket, String(monitors), String(moves), "100", scene]
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchFailure("the fan-out client failed against \(socket)") }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// (a′) focusd against its floor: `Move` → the event at each of 8 monitors, both servers timed by the
+/// same compiled single-threaded client, alternating in rounds so both see the same machine load.
+func fanoutBenchmark() throws {
+    let monitors = 8
+    let rounds = 4
+    let movesPerRound = quick ? 250 : 1000
+    print("(a′) Move → event at each of \(monitors) monitors, compiled client (Benchmarks/Fanout/fanout.c), \(rounds) alternating rounds of \(movesPerRound) moves")
+    let directory = makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    guard let binary = buildFanout(in: directory) else { return }
+    let floorSocket = directory + "/floor.sock"
+    let floor = Process()
+    floor.executableURL = URL(fileURLWithPath: binary)
+    floor.arguments = ["serve", floorSocket]
+    floor.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    try floor.run()
+    defer {
+        kill(floor.processIdentifier, SIGTERM)
+        floor.waitUntilExit()
+    }
+    while !FileManager.default.fileExists(atPath: floorSocket) { usleep(1_000) }
+    let daemon = try Daemon(["--no-devices"])
+    defer { daemon.stop() }
+    let owner = try daemon.connect()
+    try owner.call("io.focusd.Focus.SetScene", ["scene": gridScene("bench", columns: 2, rows: 1)])
+    var focusd: [[Double]] = []
+    var bare: [[Double]] = []
+    for _ in 0..<rounds {
+        bare += try timeFanout(binary, socket: floorSocket, monitors: monitors, moves: movesPerRound, scene: "bench")
+        focusd += try timeFanout(binary, socket: daemon.socket, monitors: monitors, moves: movesPerRound, scene: "bench")
+    }
+    func figures(_ rows: [[Double]]) -> (median: Double, p99: Double, roundTrip: Double, count: Int) {
+        let events = rows.flatMap { $0.dropFirst() }.map { $0 / 1000 }
+        return (percentile(events, 50), percentile(events, 99), percentile(rows.map { $0[0] / 1000 }, 50), events.count)
+    }
+    let ours = figures(focusd)
+    let theirs = figures(bare)
+    print("    focusd:                    median \(format(ours.median)), p99 \(format(ours.p99)) (\(ours.count) deliveries); Move round trip median \(format(ours.roundTrip))")
+    print("    floor (C, epoll, 8 writes): median \(format(theirs.median)), p99 \(format(theirs.p99)) (\(theirs.count) deliveries); call round trip median \(format(theirs.roundTrip))")
+    let medianRatio = ours.median / theirs.median
+    let p99Ratio = ours.p99 / theirs.p99
+    print("    goal: median ≤ 2× the floor: \(String(format: "%.2f", medianRatio))×            \(verdict(medianRatio <= 2))")
+    print("    goal: p99 ≤ 3× the floor: \(String(format: "%.2f", p99Ratio))×               \(verdict(p99Ratio <= 3))")
+}
+
 // MARK: (b) Resident memory with a 10,000-node scene and 8 monitors
 
 func memoryBenchmark(label: String = "--no-devices", extra: [String] = ["--no-devices"], detail: Bool = memoryDetail) throws {
@@ -413,6 +495,23 @@ func printMappings(pid: Int32) {
 
 extension String {
     func leftPadding(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
+
+// MARK: (e) Start to socket
+
+func startupBenchmark() throws {
+    let starts = quick ? 5 : 11
+    print("(e) start to socket: process start → first answer on the socket, \(starts) starts (release focusd --no-devices, then reading devices)")
+    for (label, extra) in [("--no-devices", ["--no-devices"]), ("devices on an empty --input-directory", ["--input-directory", makeTemporaryDirectory()])] {
+        var times: [Double] = []
+        for _ in 0..<starts {
+            let daemon = try Daemon(extra)
+            times.append(daemon.startToSocket)
+            daemon.stop()
+        }
+        let median = percentile(times, 50)
+        print("    \(label): median \(format(median)), max \(format(times.max() ?? .nan)); goal ≤ 100 ms \(verdict(median <= 100))")
+    }
 }
 
 // MARK: (c) Idle wake-ups
@@ -557,7 +656,16 @@ func hostileBenchmark() throws {
             var bytes: [UInt8] = []
             for index in 0..<10_000 { bytes += message("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "victim"]) }
             try client.sendRaw(bytes)
-            for _ in 0..<10_000 { _ = try client.receive(timeout: .seconds(30)) }
+            var previous: Int64 = -1
+            for _ in 0..<10_000 {
+                // In order: each reply's revision is above the last one's (the victim's moves
+                // bump it too).
+                let reply = try client.receive(timeout: .seconds(30))
+                guard let revision = reply.parameters["state"]?["revision"]?.integerValue, revision > previous else {
+                    throw BenchFailure("a pipelined reply out of order: \(reply.parameters)")
+                }
+                previous = revision
+            }
         }),
         ("1,000 connections opened and held", { d in
             var fds: [Int32] = []
@@ -570,7 +678,9 @@ func hostileBenchmark() throws {
     getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     limit.rlim_cur = limit.rlim_max
     setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-    for request in requests {
+    // `--only TEXT`: just the requests whose name contains TEXT.
+    let only = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+    for request in requests where only.map({ request.name.contains($0) }) ?? true {
         let daemon = try Daemon(["--no-devices"], config: "[limits]\nmaxConnectionsPerUid = 1100\n")
         let owner = try daemon.connect()
         _ = try owner.call("io.focusd.Focus.SetScene", ["scene": gridScene("victim", columns: 3, rows: 1)])
@@ -630,6 +740,10 @@ func hostileBenchmark() throws {
             + "\(survived && !victimFailed.load(ordering: .relaxed) ? "yes" : "NO ")   "
             + String(format: "%.1f → %.1f MiB", Double(start) / 1024, Double(after) / 1024) + failure
         print(line)
+        if request.name.hasPrefix("10,000 Move calls") {
+            let rate = 10_000 / (took / 1000)
+            print("        10,000 pipelined calls answered in order: \(Int(rate)) calls/s; goal ≥ 20,000 calls/s \(verdict(rate >= 20_000))")
+        }
         daemon.stop()
     }
 }
@@ -644,10 +758,12 @@ if arguments.contains("--hostile") {
     exit(0)
 }
 try latencyBenchmark()
+try fanoutBenchmark()
 let emptyInput = makeTemporaryDirectory()
 try memoryBenchmark()
 try memoryBenchmark(label: "reading devices (an empty --input-directory)", extra: ["--input-directory", emptyInput], detail: false)
 try billionMemoryBenchmark()
 try idleBenchmark(label: "--no-devices", extra: ["--no-devices"])
 try idleBenchmark(label: "devices on an empty --input-directory", extra: ["--input-directory", emptyInput])
+try startupBenchmark()
 try? FileManager.default.removeItem(atPath: emptyInput)

@@ -294,15 +294,14 @@ final class FocusInterface {
         let p = try context.decodeParameters(OptionalSceneParameters.self)
         let stream = try context.stream()
         var answered = false
-        let id = try hub.addMonitor(scene: p.scene) { message in
+        let id = try hub.addMonitor(scene: p.scene) { [unowned self] message in
             answered = true
             switch message {
             case .state(let state):
                 _ = try? stream.send(encoding: StateReply(state: state))
             case .event(let event):
-                struct EventReply: Encodable { var event: Event }
                 let coalescible = event.kind == .focus || event.kind == .bindings || event.kind == .values
-                _ = try? stream.send(encoding: EventReply(event: event), coalescible: coalescible)
+                if let reply = self.encoded(event) { stream.send(reply, coalescible: coalescible) }
             }
         }
         if !answered {
@@ -313,6 +312,18 @@ final class FocusInterface {
             if let state = self.hub.snapshot(for: id) { _ = try? stream.send(encoding: StateReply(state: state)) }
         }
         stream.onClose = { [unowned self] in self.hub.removeMonitor(id) }
+    }
+
+    /// The last event sent to monitors and its reply, encoded once for all of them: the hub
+    /// hands each event to every monitor in turn, and equal events are the same bytes.
+    private var lastEvent: (event: Event, reply: VarlinkEncodedReply)?
+
+    private func encoded(_ event: Event) -> VarlinkEncodedReply? {
+        if let lastEvent, lastEvent.event == event { return lastEvent.reply }
+        struct EventReply: Encodable { var event: Event }
+        guard let reply = try? VarlinkEncodedReply(encoding: EventReply(event: event)) else { return nil }
+        lastEvent = (event, reply)
+        return reply
     }
 
     private func reply(_ context: VarlinkCallContext, _ value: some Encodable) throws {

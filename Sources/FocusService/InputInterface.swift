@@ -52,6 +52,9 @@ final class InputInterface {
         }
     }
 
+    /// The last command sent to monitors, with its reply encoded once for all of them.
+    private var lastCommand: (device: String, command: MappedCommand, reply: VarlinkEncodedReply)?
+
     /// `Monitor`: first the device list, then one change or command per reply. Nothing is
     /// coalescible here: a bench wants every command; a client that stops reading is cut off.
     private func monitor(_ context: VarlinkCallContext) throws(VarlinkError) {
@@ -60,12 +63,18 @@ final class InputInterface {
         struct Added: Encodable { var added: InputDevice }
         struct Command: Encodable { var command: WireCommand }
         _ = try? stream.send(encoding: Devices(devices: router.deviceList.map(InputDevice.init)))
-        let id = router.addObserver { notice in
+        let id = router.addObserver { [unowned self] notice in
             switch notice {
             case .added(let info): _ = try? stream.send(encoding: Added(added: InputDevice(info)))
             case .removed(let id): stream.send(["removed": .string(id)])
             case .command(let device, let command):
-                _ = try? stream.send(encoding: Command(command: WireCommand(device: device, command)))
+                // Encoded once for every monitor: the router hands the same command to each in turn.
+                if let last = self.lastCommand, last.device == device, last.command == command {
+                    stream.send(last.reply)
+                } else if let reply = try? VarlinkEncodedReply(encoding: Command(command: WireCommand(device: device, command))) {
+                    self.lastCommand = (device, command, reply)
+                    stream.send(reply)
+                }
             }
         }
         stream.onClose = { [unowned self] in self.router.removeObserver(id) }

@@ -348,8 +348,12 @@ public final class SceneHub {
     private func deliver(_ events: [Event], scene: String) {
         guard !events.isEmpty else { return }
         let isActive = scene == activeName
-        for monitor in monitors.values where monitor.scene == scene || (monitor.scene == nil && isActive) {
-            for event in events { monitor.deliver(.event(event)) }
+        // Each event to every monitor in turn (each monitor still gets them in order), so the
+        // interface encodes each once for all of them.
+        for event in events {
+            for monitor in monitors.values where monitor.scene == scene || (monitor.scene == nil && isActive) {
+                monitor.deliver(.event(event))
+            }
         }
     }
 

@@ -46,19 +46,28 @@ extension JSONValue {
 
     static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0xF)])
-            default: output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied whole (ids and names are all such).
+            var start = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                start = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    output.append(contentsOf: "\\u00".utf8)
+                    output.append(hexDigits[Int(byte >> 4)])
+                    output.append(hexDigits[Int(byte & 0xF)])
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         output.append(UInt8(ascii: "\""))
     }

@@ -1,3 +1,21 @@
+import NIOCore
+
+/// The message bytes (without the NUL) of a reply whose parameters are `value`, which must
+/// encode as an object: encoded straight after the message's opening, with no copy.
+func encodeReplyMessage(_ value: some Encodable, continues: Bool) throws -> [UInt8] {
+    let prefix = #"{"parameters":"#.utf8
+    let writer = JSONTextWriter()
+    writer.output.append(contentsOf: prefix)
+    try writer.encodeRoot(value)
+    guard writer.output.count > prefix.count, writer.output[prefix.count] == UInt8(ascii: "{") else {
+        throw EncodingError.invalidValue(
+            value, .init(codingPath: [], debugDescription: "Varlink reply parameters must encode as a JSON object"))
+    }
+    if continues { writer.output.append(contentsOf: #","continues":true"#.utf8) }
+    writer.output.append(UInt8(ascii: "}"))
+    return writer.output
+}
+
 /// JSON text of an `Encodable` value that must be an object (reply parameters).
 func encodeParameters(_ value: some Encodable) throws -> [UInt8] {
     let bytes = try JSONTextEncoder().encode(value)
@@ -6,6 +24,20 @@ func encodeParameters(_ value: some Encodable) throws -> [UInt8] {
             value, .init(codingPath: [], debugDescription: "Varlink reply parameters must encode as a JSON object"))
     }
     return bytes
+}
+
+/// A reply encoded once to be sent on many streams (an event for each of a scene's monitors):
+/// each stream queues the same bytes, neither encoded nor copied again.
+public struct VarlinkEncodedReply {
+    /// The message, with its NUL.
+    let buffer: ByteBuffer
+
+    /// Encodes `value`'s fields (it must encode as an object) as one reply of a stream.
+    public init(encoding value: some Encodable, continues: Bool = true) throws {
+        var bytes = try encodeReplyMessage(value, continues: continues)
+        bytes.append(0)
+        buffer = ByteBuffer(bytes: bytes)
+    }
 }
 
 /// One call being answered: its parameters, who made it, and the means to reply.
@@ -55,8 +87,7 @@ public final class VarlinkCallContext {
     ///
     /// - Throws: the encoder's error, or `EncodingError.invalidValue` unless `value` encodes as an object.
     public func reply(encoding value: some Encodable) throws {
-        let parameters = try encodeParameters(value)
-        answer(message: VarlinkReply.message(encodedParameters: parameters, continues: false))
+        answer(message: try encodeReplyMessage(value, continues: false))
     }
 
     /// Answers the call with an error.
@@ -200,16 +231,27 @@ public final class VarlinkStream {
         if coalescible && (isBehind || connection.isOverQueueLimit) {
             return send([:], coalescible: true)  // marks the stream behind; nothing is sent
         }
-        let parameters = try encodeParameters(value)
-        connection.sendMessage(VarlinkReply.message(encodedParameters: parameters, continues: true))
+        connection.sendMessage(try encodeReplyMessage(value, continues: true))
+        return .queued
+    }
+
+    /// Sends a reply encoded once for many streams (see ``VarlinkEncodedReply``); the same
+    /// rules as ``send(_:coalescible:)``.
+    @discardableResult
+    public func send(_ reply: VarlinkEncodedReply, coalescible: Bool = false) -> SendOutcome {
+        guard isOpen else { return .closed }
+        if context.oneway { return .queued }
+        if coalescible && (isBehind || connection.isOverQueueLimit) {
+            return send([:], coalescible: true)  // marks the stream behind; nothing is sent
+        }
+        connection.sendMessage(shared: reply.buffer)
         return .queued
     }
 
     /// Sends an `Encodable` value's fields as the final reply and ends the call.
     public func finish(encoding value: some Encodable) throws {
         guard isOpen else { return }
-        let parameters = try encodeParameters(value)
-        context.answer(message: VarlinkReply.message(encodedParameters: parameters, continues: false))
+        context.answer(message: try encodeReplyMessage(value, continues: false))
     }
 
     /// Sends the final reply (without `continues`) and ends the call.

@@ -44,6 +44,19 @@ public final class VarlinkConnection {
     private var countedPartialInput = 0
     private var inChannelRead = false
     private var needsFlush = false
+    /// Messages queued since the last write, written as one buffer (one write, one flush) when
+    /// the read or the batch of writes that queued them ends; a message shared among
+    /// connections (an event for every monitor) is held without a copy while it is alone.
+    private var outgoing: ByteBuffer?
+    private var outgoingMessages = 0
+    /// Writes handed to the channel so far (each becomes one system call when flushed).
+    private(set) var writes = 0
+    /// Writes handed to the channel and not yet taken whole by the socket.
+    private var writesInFlight = 0
+    /// Gathered messages are written at this size even while a write is in flight: a write
+    /// completes only when the socket took all of it, and a client reading a large backlog
+    /// should see the queue shrink (and its next calls answered) as it reads, not only at the end.
+    private static let gatheredWriteLimit = 64 << 10
     private var behindStreams: [ObjectIdentifier: VarlinkStream] = [:]
     private var closeCallbacks: [() -> Void] = []
     private var stallCheck: Scheduled<Void>?
@@ -53,12 +66,13 @@ public final class VarlinkConnection {
     /// Reads are held while this many bytes of calls wait behind the current one.
     private static let pendingCallByteLimit = 1 << 20
     private static let pendingCallCountLimit = 128
-    /// Calls of one connection answered per event-loop turn before others get theirs.
-    private static let callsPerTurn = 32
+    /// Loop time one connection's calls may take in one go before the others get a turn.
+    private static let turnLength = TimeAmount.milliseconds(1)
+    /// How long the connection then steps aside: enough for the loop to poll for I/O first.
+    private static let turnPause = TimeAmount.microseconds(50)
     private var pumpScheduled = false
-    /// Calls this connection may still have answered before others get a turn.
-    private var turnBudget = callsPerTurn
-    private var budgetWindowStart = NIODeadline.now()
+    /// When this connection's turn began (nil: no calls answered since it last caught up or paused).
+    private var turnStart: NIODeadline?
     /// Unparsed whole calls read ahead while replies are over the queue bound.
     private static let unparsedInputLimit = 1 << 20
     /// Whether the framer may hold a whole message not yet taken (false once `next()` said no).
@@ -173,10 +187,7 @@ public final class VarlinkConnection {
 
     func channelReadComplete() {
         inChannelRead = false
-        if needsFlush {
-            needsFlush = false
-            channelContext?.flush()
-        }
+        flushOutgoing()
     }
 
     func inputDidClose() {
@@ -269,22 +280,17 @@ public final class VarlinkConnection {
         var progress = true
         while progress && isOpen {
             progress = false
-            if turnBudget <= 0, NIODeadline.now() - budgetWindowStart >= .milliseconds(1) {
-                // A client answered one call at a time never runs out within a millisecond.
-                turnBudget = Self.callsPerTurn
-                budgetWindowStart = .now()
-            }
-            if turnBudget <= 0 {
-                // Fairness: a client that pipelined thousands of calls gets this many answered,
-                // then the other clients' turn comes (10,000 Moves in one go held everyone else
-                // for 0.7 s). Not `execute`: NIO runs tasks queued by tasks before it polls for
-                // I/O again; a task due a little later lets the loop poll first.
+            if let turnStart, NIODeadline.now() - turnStart >= Self.turnLength {
+                // Fairness: a client that pipelined thousands of calls has them answered for a
+                // millisecond of loop time, then the other clients' turn comes (10,000 Moves in
+                // one go held everyone else for 0.7 s), then its next turn. Not `execute`: NIO
+                // runs tasks queued by tasks before it polls for I/O again; a task due a little
+                // later lets the loop poll first.
                 if !pumpScheduled {
                     pumpScheduled = true
-                    eventLoop.assumeIsolated().scheduleTask(in: .microseconds(500)) {
+                    eventLoop.assumeIsolated().scheduleTask(in: Self.turnPause) {
                         self.pumpScheduled = false
-                        self.turnBudget = Self.callsPerTurn
-                        self.budgetWindowStart = .now()
+                        self.turnStart = nil
                         self.pump()
                     }
                 }
@@ -312,18 +318,28 @@ public final class VarlinkConnection {
                     return
                 }
             }
-            while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
-                progress = true
-                pendingCallBytes -= size
-                let context = VarlinkCallContext(call: call, connection: self)
-                current = context
-                service.dispatch(context)
-                if size >= Self.largeMessage { service.memoryReleased?(size) }
-                // Spent across every pump of this turn: write completions call pump too.
-                turnBudget -= 1
-                if turnBudget <= 0 { break }
+            // Whatever the calls answered here send to any connection (their events to every
+            // monitor, their replies) goes out as one write per connection when they are done:
+            // a client's pipelined calls are answered in one write, not one each.
+            let dispatched = service.batchingWrites { () -> Bool in
+                var any = false
+                while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
+                    any = true
+                    pendingCallBytes -= size
+                    let context = VarlinkCallContext(call: call, connection: self)
+                    current = context
+                    service.dispatch(context)
+                    if size >= Self.largeMessage { service.memoryReleased?(size) }
+                    // The turn spans every pump until the connection catches up (write completions
+                    // and reads call pump too); a client answered one call at a time never runs out.
+                    if turnStart == nil { turnStart = .now() }
+                    if NIODeadline.now() - turnStart! >= Self.turnLength { break }
+                }
+                return any
             }
+            if dispatched { progress = true }
         }
+        if pendingCalls.isEmpty && !framerHasMessage { turnStart = nil }  // caught up
         dispatching = false
         guard isOpen, countPartialInput() else { return }
         if inputClosed, !parsing, !framerHasMessage, framer.pendingBytes > 0 {
@@ -419,32 +435,70 @@ public final class VarlinkConnection {
             if isOpen, let reply = try? VarlinkReply(message: message) { replySink(reply) }
             return
         }
-        guard isOpen, let context = channelContext else { return }
-        if isOverQueueLimit && queuedCost + message.count + 1 + Self.perMessageCost > outgoingQueueHardLimit {
+        guard admit(size: message.count + 1) else { return }
+        if outgoing == nil || transport != .unixSocket {
+            writeOutgoing(flush: false)
+            guard let context = channelContext else { return }
+            var buffer = context.channel.allocator.buffer(capacity: message.count + 1)
+            buffer.writeBytes(message)
+            buffer.writeInteger(UInt8(0))
+            outgoing = buffer
+        } else {
+            outgoing!.writeBytes(message)
+            outgoing!.writeInteger(UInt8(0))
+        }
+        queued(size: message.count + 1)
+    }
+
+    /// Queues one message that ends with its NUL, shared with other connections (the bytes
+    /// are not copied while it is the only message waiting to be written).
+    func sendMessage(shared message: ByteBuffer) {
+        if let replySink {
+            if isOpen, let reply = try? VarlinkReply(message: message.readableBytesView.dropLast()) { replySink(reply) }
+            return
+        }
+        let size = message.readableBytes
+        guard admit(size: size) else { return }
+        if outgoing == nil || transport != .unixSocket {
+            writeOutgoing(flush: false)
+            outgoing = message
+        } else {
+            outgoing!.writeImmutableBuffer(message)
+        }
+        queued(size: size)
+    }
+
+    /// Whether a message of `size` bytes may be queued; cuts the connection off when its queue
+    /// would pass the hard cap.
+    private func admit(size: Int) -> Bool {
+        guard isOpen, channelContext != nil else { return false }
+        if isOverQueueLimit && queuedCost + size + Self.perMessageCost > outgoingQueueHardLimit {
             // Already over the bound and still not reading: holding more would let one client
             // grow the daemon without limit until the stall timeout.
             logger.notice(
                 "closing connection: client stopped reading and its queue went past its hard cap",
                 metadata: ["queuedBytes": "\(queuedBytes)", "queuedMessages": "\(queuedMessages)", "hardCap": "\(outgoingQueueHardLimit)"])
             abort()
-            return
+            return false
         }
-        var bytes = message
-        bytes.append(0)
-        let size = bytes.count
-        var buffer = context.channel.allocator.buffer(capacity: size)
-        buffer.writeBytes(bytes)
+        return true
+    }
+
+    /// Counts a message just put in ``outgoing`` and writes it now, or when the read or the
+    /// batch of writes under way ends.
+    private func queued(size: Int) {
         queuedBytes += size
         queuedMessages += 1
-        let promise = context.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.assumeIsolated().whenComplete { result in
-            self.writeCompleted(size: size, succeeded: (try? result.get()) != nil)
-        }
-        context.write(NIOAny(buffer), promise: promise)
+        outgoingMessages += 1
         if inChannelRead {
             needsFlush = true
+        } else if service.isBatchingWrites {
+            if !needsFlush {
+                needsFlush = true
+                service.flushAfterBatch(self)
+            }
         } else {
-            context.flush()
+            writeOutgoing(flush: true)
         }
         if isOverQueueLimit && stallCheck == nil {
             lastWriteProgress = .now()
@@ -453,13 +507,50 @@ public final class VarlinkConnection {
         }
     }
 
-    private func writeCompleted(size: Int, succeeded: Bool) {
+    /// Writes and flushes what is queued (the end of a read or of a batch of writes).
+    func flushOutgoing() {
+        guard needsFlush else { return }
+        needsFlush = false
+        writeOutgoing(flush: true)
+    }
+
+    /// Hands ``outgoing`` to the channel as one write. While an earlier write is not yet
+    /// taken whole by the socket (the client is slow or stopped reading), messages gather in
+    /// ``outgoing`` and go as one write when it completes: a client that stopped reading
+    /// costs one pending write and no system call per message, and cutting it off fails one
+    /// write, not thousands (200 such monitors cut at once held the loop for 177 ms).
+    private func writeOutgoing(flush: Bool) {
+        guard let context = channelContext, isOpen else {
+            outgoing = nil
+            outgoingMessages = 0
+            return
+        }
+        if writesInFlight > 0 && transport == .unixSocket && (outgoing?.readableBytes ?? 0) < Self.gatheredWriteLimit { return }
+        if let buffer = outgoing {
+            let size = buffer.readableBytes
+            let messages = outgoingMessages
+            outgoing = nil
+            outgoingMessages = 0
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            promise.futureResult.assumeIsolated().whenComplete { result in
+                self.writesInFlight -= 1
+                self.writeCompleted(size: size, messages: messages, succeeded: (try? result.get()) != nil)
+            }
+            writesInFlight += 1
+            context.write(NIOAny(buffer), promise: promise)
+            writes += 1
+        }
+        if flush { context.flush() }
+    }
+
+    private func writeCompleted(size: Int, messages: Int, succeeded: Bool) {
         queuedBytes -= size
-        queuedMessages -= 1
+        queuedMessages -= messages
         // Dropped on close: NIO fails the pending writes before the channel goes inactive.
-        if !succeeded { service.memoryReleased?(size + Self.perMessageCost) }
+        if !succeeded { service.memoryReleased?(size + messages * Self.perMessageCost) }
         if succeeded { lastWriteProgress = .now() }
         guard isOpen else { return }
+        if writesInFlight == 0 && outgoing != nil && !needsFlush { writeOutgoing(flush: true) }
         if !behindStreams.isEmpty && queuedBytes <= configuration.outgoingQueueLimit / 2 {
             let streams = behindStreams.values
             behindStreams.removeAll()

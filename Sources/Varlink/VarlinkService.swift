@@ -126,6 +126,43 @@ public final class VarlinkService {
         liveConnections.values.filter { $0.peer.uid == uid }
     }
 
+    // MARK: Batched writes
+
+    private var writeBatchDepth = 0
+    private var connectionsToFlush: [VarlinkConnection] = []
+
+    /// Whether writes are being batched (inside ``batchingWrites(_:)``).
+    var isBatchingWrites: Bool { writeBatchDepth > 0 }
+
+    /// Runs `body`, holding back what it sends on any connection until it returns; then each
+    /// connection written to gets one write and one flush (one system call) for all of it.
+    /// Every call is dispatched in one, so a change's events reach each monitor together and
+    /// before the caller's reply is flushed. Use it on the event loop around anything that
+    /// sends to many connections (a device command's events). Nests.
+    public func batchingWrites<T>(_ body: () throws -> T) rethrows -> T {
+        writeBatchDepth += 1
+        defer {
+            if writeBatchDepth == 1 {
+                // Still batching while flushing: a write completing at once may answer the next
+                // pipelined call, whose writes join this list and are flushed in this loop.
+                var index = 0
+                while index < connectionsToFlush.count {
+                    let connection = connectionsToFlush[index]
+                    index += 1
+                    connection.flushOutgoing()
+                }
+                connectionsToFlush.removeAll(keepingCapacity: true)
+            }
+            writeBatchDepth -= 1
+        }
+        return try body()
+    }
+
+    /// Flushes `connection` when the batch under way ends.
+    func flushAfterBatch(_ connection: VarlinkConnection) {
+        connectionsToFlush.append(connection)
+    }
+
     // MARK: Dispatch
 
     /// Routes a call: upgrade refused, unknown interface or method answered with the standard

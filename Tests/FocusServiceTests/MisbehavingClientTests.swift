@@ -61,7 +61,9 @@ extension ServiceSocketTests {
 
         @Test("a slow Monitor client gets its focus events coalesced into the latest state; commands are kept")
         func slowMonitorCoalesced() throws {
-            let daemon = try FocusdProcess(config: "[limits]\noutgoingQueueBytes = 4096\n")
+            // The monitor reads nothing during the 5,000 moves: a stall timeout well above how long
+            // they take on a loaded machine (13 s was seen), or it is cut off as a stuck client.
+            let daemon = try FocusdProcess(config: "[limits]\noutgoingQueueBytes = 4096\nslowClientTimeout = 60\n")
             defer { daemon.stop() }
             let client = try daemon.connect()
             try client.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("slow", count: 2)])

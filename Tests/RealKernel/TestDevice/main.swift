@@ -25,6 +25,11 @@ let usage = """
                                     libevdev's resync events as `resync TYPE CODE VALUE`. Prints
                                     `gone` when the device disappears. --count exits after N events
                                     other than EV_SYN; --grab takes the device exclusively (EVIOCGRAB).
+      monitor SOCKET [INTERFACE]    A compiled Varlink client: call INTERFACE.Monitor (default
+                                    io.focusd.Focus) with more on the Unix socket SOCKET and print
+                                    each reply as `recv=SEC.USEC JSON` (CLOCK_MONOTONIC, when this
+                                    process read it), so a scenario times focusd without its own
+                                    JSON parsing in the figure. Exits when the connection ends.
       help                          Print this text.
 
     script commands (one a line, # comments):
@@ -144,6 +149,37 @@ func read(_ args: ArraySlice<String>) throws {
     }
 }
 
+func monitor(_ args: ArraySlice<String>) throws {
+    guard args.count == 1 || args.count == 2 else { throw ToolError("usage: monitor SOCKET [INTERFACE]") }
+    let path = Array(args)[0]
+    let interface = args.count == 2 ? Array(args)[1] : "io.focusd.Focus"
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard fd >= 0, connected == 0 else { throw ToolError("cannot connect to \(path): errno \(errno)") }
+    let call = Array("{\"method\":\"\(interface).Monitor\",\"parameters\":{},\"more\":true}".utf8) + [0]
+    guard call.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == call.count else { throw ToolError("cannot write the call") }
+    var pending: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if count <= 0 { return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        pending += chunk[..<count]
+        while let end = pending.firstIndex(of: 0) {
+            emit("recv=\(now.tv_sec).\(pad6(now.tv_nsec / 1000)) " + String(decoding: pending[..<end], as: UTF8.self))
+            pending.removeSubrange(...end)
+        }
+    }
+}
+
 /// `n` as six digits with leading zeros.
 func pad6(_ n: Int) -> String {
     let s = String(n)
@@ -158,6 +194,7 @@ do {
     case "create": try create(arguments.dropFirst(2))
     case "flood": try flood(arguments.dropFirst(2))
     case "read": try read(arguments.dropFirst(2))
+    case "monitor": try monitor(arguments.dropFirst(2))
     case "help", "--help", "-h": emit(usage)
     case let other: throw ToolError("unknown command '\(other)'\n\(usage)")
     }

@@ -4,6 +4,7 @@ Scenarios run in the QEMU guest with $RK_BIN (the host's swift build directory) 
 focusd ones, $RK_FOCUSD (the daemon's path). See Tests/RealKernel/README.md.
 """
 
+import json
 import os
 import queue
 import re
@@ -314,6 +315,36 @@ class Focusd:
             self.proc.kill()
             raise Fail("focusd did not exit within 10 s of SIGTERM")
         check(self.proc.returncode == 0, f"focusd exited {self.proc.returncode} on SIGTERM: {self.log_tail()}")
+
+
+class CompiledMonitor:
+    """A Monitor stream read by a compiled client, `focusd-testdevice monitor SOCKET`: each
+    reply comes with the CLOCK_MONOTONIC time that process read it, so the figure leaves out
+    this Python process (its thread, JSON parsing) and measures focusd and the socket."""
+
+    def __init__(self, focusd, interface="io.focusd.Focus"):
+        self.proc = subprocess.Popen([TESTDEVICE, "monitor", focusd.socket, interface], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.out = Lines(self.proc.stdout, "compiled monitor")
+        self.first = self._next(20)[1]
+
+    def _next(self, timeout):
+        line = self.out.next(timeout)
+        check(line is not None, f"compiled monitor: stream ended ({self.proc.stderr.read() if self.proc.poll() is not None else ''})")
+        stamp, _, text = line.partition(" ")
+        return float(stamp[len("recv="):]), json.loads(text).get("parameters", {})
+
+    def expect(self, predicate, timeout=5, what="an event"):
+        """The first (receive time, parameters) after the ones already consumed that satisfies `predicate`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            t, reply = self._next(max(0.01, deadline - time.monotonic()))
+            if predicate(reply):
+                return t, reply
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
 
 
 class Monitor:

@@ -12,7 +12,7 @@
 import os
 import time
 
-from realkernel import Device, Focusd, Monitor, Reader, check, is_command, percentile, scenario
+from realkernel import CompiledMonitor, Device, Focusd, Monitor, Reader, check, is_command, percentile, scenario
 
 PRESSES = 1000
 
@@ -43,13 +43,14 @@ def stats(values):
 def body():
     focusd = Focusd()
     focus = Monitor(focusd)
+    compiled = CompiledMonitor(focusd)  # a third monitor: the figure without Python's costs
     inputs = Monitor(focusd, interface="io.focusd.Input")
     dev = Device("keyboard")
     device = focusd.device_for(dev.node)["id"]
     reader = Reader(dev.node)  # keyboards are shared (not grabbed) by default
     offset = clock_offset()
     cpu_before = cpu_seconds(focusd.proc.pid)
-    bare, bare_client, client, client_input, stamp_error = [], [], [], [], []
+    bare, bare_client, client, client_input, stamp_error, client_compiled = [], [], [], [], [], []
     for i in range(PRESSES):
         key, command = ("KEY_RIGHT", "right") if i % 2 == 0 else ("KEY_LEFT", "left")
         dev.send(f"press {key} 1")
@@ -57,6 +58,10 @@ def body():
         t, _ = focus.expect(lambda r: (r.get("event") or {}).get("kind") in ("focus", "blocked")
                             and ((r["event"].get("cause") or {}).get("device") in (device, None)),
                             5, f"the focus event of press {i}")
+        t_compiled, _ = compiled.expect(lambda r: (r.get("event") or {}).get("kind") in ("focus", "blocked")
+                                        and ((r["event"].get("cause") or {}).get("device") in (device, None)),
+                                        5, f"the compiled client's focus event of press {i}")
+        client_compiled.append((t_compiled - press.kernel) * 1e6)
         t_input, r = inputs.expect(is_command(command, "press", device), 5, f"the Input Monitor press {i}")
         stamp = r["command"]["eventTimeUsec"] / 1e6  # CLOCK_REALTIME
         bare.append((press.recv - press.kernel) * 1e6)
@@ -70,14 +75,18 @@ def body():
     check(percentile(stamp_error, 99) < 1000,
           f"eventTimeUsec differs from the kernel timestamp: {stats(stamp_error)}")
     dev.close()
+    compiled.stop()
     focusd.stop()
     ratio = percentile(client, 50) / max(1.0, percentile(bare, 50))
+    compiled_ratio = percentile(client_compiled, 50) / max(1.0, percentile(bare, 50))
+    print(f"kernel->Focus Monitor at a compiled client (focusd-testdevice monitor): {stats(client_compiled)}, "
+          f"median ratio {compiled_ratio:.1f}x the bare reader")
     print(f"bare reader at this client (pipe + Python): {stats(bare_client)}")
     print(f"Input Monitor (eventTimeUsec, CLOCK_REALTIME -> realtime at the client): {stats(client_input)}")
-    print(f"focusd CPU time per press (press + release, two monitors): {cpu_per_press:.0f} us")
+    print(f"focusd CPU time per press (press + release, three monitors): {cpu_per_press:.0f} us")
     print(f"eventTimeUsec vs the reader's kernel timestamp: {stats(stamp_error)}")
-    return (f"kernel->Focus Monitor client: {stats(client)}; bare reader: {stats(bare)}; "
-            f"median ratio {ratio:.1f}x ({PRESSES} presses, TCG guest, CLOCK_MONOTONIC; "
+    return (f"kernel->Focus Monitor client: {stats(client)}; compiled client: {stats(client_compiled)}; "
+            f"bare reader: {stats(bare)}; median ratio {ratio:.1f}x (compiled {compiled_ratio:.1f}x) ({PRESSES} presses, TCG guest, CLOCK_MONOTONIC; "
             f"bare reader at this client {stats(bare_client)}; Input Monitor on CLOCK_REALTIME {stats(client_input)})")
 
 
