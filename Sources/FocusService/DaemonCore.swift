@@ -1,0 +1,77 @@
+import CMalloc
+import FocusConfig
+import FocusEngine
+import FocusWire
+import InputDevices
+import InputMapping
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import SystemCalls
+import Varlink
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything that lives on the event loop.
+final class DaemonCore {
+    let hub: SceneHub
+    let memory: MemoryReturn
+    let focus: FocusInterface
+    let input: InputInterface
+    let router: InputRouter
+    var access: AccessPolicy
+    /// The socket's group when it grants access (system mode), for recomputing `access` on reload.
+    let socketGID: UInt32?
+    var maxConnectionsPerUID: Int
+    /// The socket file, for the read-only users' ACL (nil: an abstract or unknown socket).
+    var socketPath: String?
+    /// Whether focusd wrote that ACL (only then does a config without read-only users remove it:
+    /// an ACL an administrator set by hand stays).
+    var socketACLWritten = false
+    /// Where WebSocket clients are served (fixed at start; its access class follows reloads).
+    var webSocketListen: ListenAddress?
+    /// The WebSocket server, whose origins, token and cap follow reloads.
+    var webSocketServer: VarlinkWebSocketServer?
+    let logger: Logger
+
+    init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil) {
+        hub = SceneHub(limits: Limits(configuration.limits), caps: SceneHub.Caps(configuration.limits))
+        memory = MemoryReturn(eventLoop: eventLoop)
+        focus = FocusInterface(hub: hub, logger: logger, worker: worker)
+        router = InputRouter(eventLoop: eventLoop, hub: hub, matcher: ProfileMatcher(configuration: configuration))
+        input = InputInterface(router: router)
+        self.socketGID = socketGID
+        access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
+        maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
+        self.logger = logger
+        hub.nodesFreed = { [memory] nodes in memory.freed(nodes: nodes) }
+        focus.memory = memory
+    }
+
+    /// The access policy of `configuration`, WebSocket clients included.
+    func makeAccess(_ configuration: Configuration) -> AccessPolicy {
+        var access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
+        if let webSocketListen {
+            access.webSocket = configuration.websocket.effectiveAccess(for: webSocketListen) == .full ? .full : .readOnly
+        }
+        return access
+    }
+}
+
+/// The scene limits and caps of `[limits]`, read the same way at start and on reload.
+extension Limits {
+    init(_ settings: LimitSettings) {
+        self.init(maxNodes: settings.maxNodes, maxDepth: settings.maxDepth)
+    }
+}
+
+extension SceneHub.Caps {
+    init(_ settings: LimitSettings) {
+        self.init(
+            scenesPerConnection: settings.maxScenesPerConnection, scenesPerUid: settings.maxScenesPerUid,
+            nodesPerUid: settings.maxNodesPerUid)
+    }
+}

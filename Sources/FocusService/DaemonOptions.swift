@@ -1,0 +1,40 @@
+import CMalloc
+import FocusConfig
+import FocusEngine
+import FocusWire
+import InputDevices
+import InputMapping
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import SystemCalls
+import Varlink
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `focusd` was asked to run (its command line).
+public struct DaemonOptions: Sendable {
+    /// `--socket`; nil: `$FOCUSD_SOCKET`, the config's `socket.path`, then the mode's default.
+    public var socketPath: String?
+    /// `--config`; nil: `/etc/focusd/focusd.toml` when it exists, else the built-in defaults.
+    public var configPath: String?
+    /// `--demo`: install the built-in demo scene (persistent) at start.
+    public var demo = false
+    /// `--no-devices` sets this false: socket only.
+    public var devices = true
+    /// Where event nodes live (tests point this elsewhere).
+    public var inputDirectory = "/dev/input"
+    public var logLevel: Logger.Level = .info
+    /// `--websocket ADDR:PORT`: serve Varlink over WebSocket there (overrides `[websocket] listen`).
+    public var webSocket: ListenAddress?
+
+    public init() {}
+
+    /// Parses `--websocket`'s `ADDR:PORT`, or says why it is not one.
+    public static func webSocketAddress(_ text: String) -> Result<ListenAddress, ConfigError> {
+        ListenAddress.parse(text)
+    }
+}

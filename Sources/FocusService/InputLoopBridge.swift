@@ -1,0 +1,41 @@
+import CMalloc
+import FocusConfig
+import FocusEngine
+import FocusWire
+import InputDevices
+import InputMapping
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import SystemCalls
+import Varlink
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The device thread's delegate: one hop per report onto the event loop.
+final class InputLoopBridge: InputLoopDelegate {
+    let core: NIOLoopBound<DaemonCore>
+    let eventLoop: any EventLoop
+
+    init(core: NIOLoopBound<DaemonCore>, eventLoop: any EventLoop) {
+        self.core = core
+        self.eventLoop = eventLoop
+    }
+
+    func deviceAdded(_ device: DeviceInfo) {
+        eventLoop.execute { [core] in core.value.router.deviceAdded(device) }
+    }
+    func deviceRemoved(id: String) {
+        eventLoop.execute { [core] in core.value.router.deviceRemoved(id) }
+    }
+    func deviceChanged(_ device: DeviceInfo) {
+        eventLoop.execute { [core] in core.value.router.deviceChanged(device) }
+    }
+    /// A frame and its commands, mapped on the input thread: one hop to the engine.
+    func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) {
+        eventLoop.execute { [core] in core.value.router.mapped(id, frame: frame, commands: commands) }
+    }
+}
