@@ -36,6 +36,9 @@ final class DaemonCore {
     /// The WebSocket server, whose origins, token and cap follow reloads.
     var webSocketServer: VarlinkWebSocketServer?
     let logger: Logger
+    /// The service both servers serve (set once it is made): a device frame's writes are batched
+    /// through it as a call's are.
+    var varlink: VarlinkService?
 
     init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil) {
         hub = SceneHub(limits: Limits(configuration.limits), caps: SceneHub.Caps(configuration.limits))

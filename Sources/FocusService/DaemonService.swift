@@ -129,6 +129,7 @@ final class DaemonService: Sendable {
     private static func makeVarlinkService(core: NIOLoopBound<DaemonCore>) -> VarlinkService {
         let varlink = VarlinkService(
             vendor: "focusd", product: "focusd", version: FocusdVersion.string, url: "https://github.com/focusd/focusd")
+        core.value.varlink = varlink
         // The embedded interface texts are checked by tests; they always parse.
         try! varlink.register(description: EmbeddedResources.focusInterface) { context throws(VarlinkError) in
             try core.value.focus.handle(context)

@@ -36,6 +36,12 @@ final class InputLoopBridge: InputLoopDelegate {
     }
     /// A frame and its commands, mapped on the input thread: one hop to the engine.
     func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) {
-        eventLoop.execute { [core] in core.value.router.mapped(id, frame: frame, commands: commands) }
+        eventLoop.execute { [core] in
+            let core = core.value
+            // One write and one flush per connection for the frame and every event its commands
+            // cause, as for a call (VarlinkService.batchingWrites).
+            guard let varlink = core.varlink else { return core.router.mapped(id, frame: frame, commands: commands) }
+            varlink.batchingWrites { core.router.mapped(id, frame: frame, commands: commands) }
+        }
     }
 }
