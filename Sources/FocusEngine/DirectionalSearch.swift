@@ -79,7 +79,7 @@ extension SceneStore {
         let horizontal = dir.isHorizontal
         let beamOnly = policy == .tvos
         let isRoot = c == root
-        let clip: Rect? = isRoot ? nil : reach(c)
+        let clip: Rect? = isRoot ? nil : sceneReach(c)
         if !isRoot && clip == nil { return nil }
         let scrollClip = scrollClip(focused: input.focused)
         var v = BestTargets(slots: slots, frames: index.frame, s: CanonRect(source, dir), direction: dir,
@@ -87,14 +87,17 @@ extension SceneStore {
         switch input.strategy {
         case .bruteForce:
             v.wantOut = !beamOnly
-            index.forEachFiled { v.visit($0) }
+            index.forEachFiled { slot in
+                v.origin = spaceOrigin(Int(index.grid[slot]))
+                v.visit(slot)
+            }
         case .spatialIndex:
-            index.scan(direction: dir, source: source, beamOnly: true, clip: clip, visitor: &v)
+            scanSpaces(in: c, direction: dir, source: source, beamOnly: true, clip: clip, visitor: &v)
             if !beamOnly && !(horizontal && v.bestBeam != nil) {
                 v.wantBeam = false
                 v.wantOut = true
                 v.cap = v.bestBeam?.measure.score ?? .infinity
-                index.scan(direction: dir, source: source, beamOnly: false, clip: clip, visitor: &v)
+                scanSpaces(in: c, direction: dir, source: source, beamOnly: false, clip: clip, visitor: &v)
                 if let o = v.bestOut, o.measure.score > v.cap { v.bestOut = nil }
             }
         }
@@ -128,6 +131,28 @@ extension SceneStore {
             return Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: precedes)?.slot
         }
         return Winner.combine(beam: v.bestBeam, out: v.bestOut, horizontal: horizontal, precedes: precedes)?.slot
+    }
+
+    /// Scans the grid of every space that can hold targets inside `c` (its own, and those of the
+    /// scroll containers inside it), each with the query translated into the space's coordinates;
+    /// the visitor measures in scene coordinates.
+    func scanSpaces<V: SpaceVisitor>(in c: Int, direction: Direction, source: Rect, beamOnly: Bool, clip: Rect?,
+                                     visitor v: inout V) {
+        let own = slots[c].space
+        for k in spaces.indices {
+            guard let sp = spaces[k] else { continue }
+            guard k == own || c == root || (sp.container >= 0 && isInside(sp.container, c)) else { continue }
+            let o = spaceOrigin(k)
+            v.origin = o
+            if k == 0 {
+                index.scan(direction: direction, source: source, beamOnly: beamOnly, clip: clip, visitor: &v)
+            } else {
+                let t = (x: -o.x, y: -o.y)
+                index.scan(grid: k, direction: direction, source: source.offset(by: t), beamOnly: beamOnly,
+                           clip: clip?.offset(by: t), visitor: &v)
+            }
+        }
+        v.origin = (0, 0)
     }
 
     /// The slot of a remembered or programmatic id: a node, or a virtual item (materialized).
@@ -166,11 +191,14 @@ extension SceneStore {
             var stack = [winner]
             while let x = stack.popLast() {
                 stack.append(contentsOf: slots[x].children)
-                if slots[x].candidate { v.visit(x) }
+                if slots[x].candidate, index.filedFrame(x) != nil {
+                    v.origin = spaceOrigin(Int(index.grid[x]))
+                    v.visit(x)
+                }
             }
         case .spatialIndex:
-            if let clip = reach(winner) {
-                index.scan(direction: input.direction, source: input.source, beamOnly: false, clip: clip, visitor: &v)
+            if let clip = sceneReach(winner) {
+                scanSpaces(in: winner, direction: input.direction, source: input.source, beamOnly: false, clip: clip, visitor: &v)
             }
         }
         var best = v.best
@@ -244,10 +272,17 @@ extension SceneStore {
     }
 }
 
+/// A scan visitor fed from several spaces: `origin` is where the space being scanned lies in the
+/// scene, added to the filed frames it reads.
+protocol SpaceVisitor: ScanVisitor {
+    var origin: (x: Double, y: Double) { get set }
+}
+
 /// The best in-beam and out-of-beam targets inside a container (focus.md §2), fed by a scan.
-struct BestTargets: ScanVisitor {
+struct BestTargets: SpaceVisitor {
     let slots: [Slot]
     let frames: [Rect]
+    var origin: (x: Double, y: Double) = (0, 0)
     let s: CanonRect
     let direction: Direction
     let focused: Int
@@ -272,7 +307,7 @@ struct BestTargets: ScanVisitor {
     }
 
     mutating func visit(_ slot: Int) {
-        var fr = frames[slot]
+        var fr = frames[slot].offset(by: origin)
         if let clip { guard let c = clip.effective(slots, slot, fr) else { return }; fr = c }
         let m = Measure(s: s, d: CanonRect(fr, direction))
         guard m.inDirection else { return }
@@ -291,9 +326,10 @@ struct BestTargets: ScanVisitor {
 }
 
 /// The best candidate of a section in direction with the beam ignored (the entering rule 3).
-struct BestInDirection: ScanVisitor {
+struct BestInDirection: SpaceVisitor {
     let slots: [Slot]
     let frames: [Rect]
+    var origin: (x: Double, y: Double) = (0, 0)
     let s: CanonRect
     let direction: Direction
     let focused: Int
@@ -305,7 +341,7 @@ struct BestInDirection: ScanVisitor {
 
     mutating func visit(_ x: Int) {
         guard slots[x].candidate, x != focused else { return }
-        var fr = frames[x]
+        var fr = frames[x].offset(by: origin)
         if let clip { guard let c = clip.effective(slots, x, fr) else { return }; fr = c }
         let m = Measure(s: s, d: CanonRect(fr, direction))
         guard m.inDirection else { return }

@@ -199,11 +199,15 @@ extension SceneStore {
             total += k * (k - 1) / 2
             if incomplete { continue }
             marker[g] = g
-            index.query(intersecting: frames[g]) { b in
-                visits += 1
-                guard slots[b].candidate, let h = groupOfSlot[b], marker[h] != g, overlapping(frames[g], frames[h]) else { return }
-                marker[h] = g
-                neighbours[g].append(h)
+            // Each space's grid, queried in its own coordinates (scroll containers' content).
+            for k in spaces.indices where spaces[k] != nil {
+                let o = spaceOrigin(k)
+                index.query(grid: k, intersecting: frames[g].offset(by: (-o.x, -o.y))) { b in
+                    visits += 1
+                    guard slots[b].candidate, let h = groupOfSlot[b], marker[h] != g, overlapping(frames[g], frames[h]) else { return }
+                    marker[h] = g
+                    neighbours[g].append(h)
+                }
             }
             if visits > lintOverlapVisitBudget { incomplete = true }
         }

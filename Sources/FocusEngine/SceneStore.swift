@@ -31,6 +31,7 @@ struct Slot: Sendable {
     private var indexInParent32: Int32
     private var depth32: Int32
     private var candCount32: Int32
+    private var space32: Int32
     private var frameRect: Rect
     private var bits: UInt32
 
@@ -52,6 +53,7 @@ struct Slot: Sendable {
         indexInParent32 = 0
         depth32 = Int32(depth)
         candCount32 = 0
+        space32 = 0
         let zero = Rect(x: 0, y: 0, width: 0, height: 0)
         frameRect = frame ?? zero
         bits = 0
@@ -92,16 +94,19 @@ struct Slot: Sendable {
         @inline(__always) get { Int(candCount32) }
         set { candCount32 = Int32(newValue) }
     }
-    /// The node's frame in scene coordinates (as given, except inside scroll containers and in
-    /// collections: see focus.md §12).
+    /// The coordinate space `frame` is in: 0 for the scene, else the content space of the innermost
+    /// scroll container above the node (see `ScrollStore.swift`).
+    var space: Int {
+        @inline(__always) get { Int(space32) }
+        set { space32 = Int32(newValue) }
+    }
+    /// The node's frame in its space's coordinates (as given, except a collection's derived size
+    /// and a built item's slot: see focus.md §12); `SceneStore.frame(_:)` gives scene coordinates.
     var frame: Rect? {
         @inline(__always) get { bit(Self.hasFrameBit) ? frameRect : nil }
     }
-    /// Moves the frame by (dx, dy) (a scroll of an enclosing container).
-    mutating func shift(_ dx: Double, _ dy: Double) {
-        frameRect.x += dx
-        frameRect.y += dy
-    }
+    /// Sets the frame (in its space's coordinates) of a slot that has one (a reused virtual item's).
+    mutating func setFrame(_ r: Rect) { frameRect = r }
     /// The aggregates of a node without children: its own frame when not empty.
     var leafAggregate: Aggregate {
         let own = frame.flatMap { $0.isEmpty ? nil : $0 }
@@ -112,6 +117,7 @@ struct Slot: Sendable {
     private static let hadChildrenBit: UInt32 = 1 << 3, sectionBit: UInt32 = 1 << 4, modalBit: UInt32 = 1 << 5
     private static let userDefaultBit: UInt32 = 1 << 6, hasNextBit: UInt32 = 1 << 7, remembersBit: UInt32 = 1 << 8
     private static let wrapsBit: UInt32 = 1 << 9, hasValuesBit: UInt32 = 1 << 10, hasFrameBit: UInt32 = 1 << 11
+    private static let scrollBit: UInt32 = 1 << 12, virtualBit: UInt32 = 1 << 13
     private static let focusableGivenBit: UInt32 = 1 << 14, focusableBit: UInt32 = 1 << 15
 
     @inline(__always) private func bit(_ b: UInt32) -> Bool { bits & b != 0 }
@@ -130,6 +136,10 @@ struct Slot: Sendable {
     var remembers: Bool { @inline(__always) get { bit(Self.remembersBit) } set { set(Self.remembersBit, newValue) } }
     var wraps: Bool { @inline(__always) get { bit(Self.wrapsBit) } set { set(Self.wrapsBit, newValue) } }
     var hasValues: Bool { @inline(__always) get { bit(Self.hasValuesBit) } set { set(Self.hasValuesBit, newValue) } }
+    /// A scroll container: its children are in its content space, its stored aggregate is its content's.
+    var isScroll: Bool { @inline(__always) get { bit(Self.scrollBit) } set { set(Self.scrollBit, newValue) } }
+    /// A materialized virtual item (parent: its collection, `indexInParent`: its index).
+    var isVirtual: Bool { @inline(__always) get { bit(Self.virtualBit) } set { set(Self.virtualBit, newValue) } }
 }
 
 /// Where the nodes carrying each binding name are (one registry per track).
@@ -223,6 +233,11 @@ struct SceneStore: Sendable {
     /// focus.md §12; see `ScrollStore.swift`.
     var scrolls: [Int: ScrollOffsetXY] = [:]
     var scrollSpecs: [Int: Scroll] = [:]
+    /// Coordinate spaces, numbered as the index's grids: 0 is the scene, every other one a scroll
+    /// container's content (nil: free).
+    var spaces: [ScrollSpace?] = [ScrollSpace(container: -1, offset: ScrollOffsetXY(x: 0, y: 0))]
+    /// Scroll container slot → the space of its content.
+    var spaceOfContainer: [Int: Int] = [:]
     var collections: [Int: CollectionInfo] = [:]
     /// Materialized virtual items: slot → (collection slot, index). Never in the spatial index.
     var virtualSlots: [Int: VirtualItem] = [:]
@@ -306,11 +321,26 @@ struct SceneStore: Sendable {
     }
     @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
     @inline(__always) func isCandidate(_ slot: Int) -> Bool { slots[slot].alive && slots[slot].candidate }
-    @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].frame }
+    /// The frame of `slot` in scene coordinates (a slot keeps it in its space's: see ScrollStore.swift).
+    @inline(__always) func frame(_ slot: Int) -> Rect? {
+        guard let f = slots[slot].frame else { return nil }
+        let k = slots[slot].space
+        return k == 0 ? f : f.offset(by: spaceOrigin(k))
+    }
 
-    /// The subtree aggregates of `slot`: stored for a node with children, else its own frame.
+    /// The subtree aggregates of `slot` in the coordinates of its own space: stored for a node with
+    /// children, else its own frame; a scroll container's are its frame and its content's, shifted
+    /// by its current offset.
     @inline(__always) func aggregate(_ slot: Int) -> Aggregate {
-        slots[slot].children.isEmpty ? slots[slot].leafAggregate : aggregates[slot] ?? slots[slot].leafAggregate
+        if slots[slot].children.isEmpty { return slots[slot].leafAggregate }
+        guard let a = aggregates[slot] else { return slots[slot].leafAggregate }
+        return slots[slot].isScroll ? containerAggregate(slot, content: a) : a
+    }
+
+    /// What `setAggregate` stored: for a scroll container, its content's aggregates in content
+    /// coordinates (without its own frame), which no scroll changes.
+    @inline(__always) func storedAggregate(_ slot: Int) -> Aggregate {
+        slots[slot].isScroll ? aggregates[slot] ?? Aggregate(union: nil, reach: nil) : aggregate(slot)
     }
     @inline(__always) func candUnion(_ slot: Int) -> Rect? { aggregate(slot).union }
     @inline(__always) func reach(_ slot: Int) -> Rect? { aggregate(slot).reach }
@@ -384,11 +414,12 @@ struct SceneStore: Sendable {
             try validatePlacement(n, parent: p)
             var own = n
             own.children = nil
-            let sceneFrame = sceneFrame(of: n, parent: p)
+            let sceneFrame = localFrame(of: n, parent: p)
             let disabled = (p >= 0 ? slots[p].disabled : parentDisabled) || n.disabled == true
             let candidate = n.focusable == true && !disabled && !(sceneFrame?.isEmpty ?? true)
-            let s = Slot(id: n.id, node: own, frame: sceneFrame, parent: p, depth: depth, disabled: disabled,
+            var s = Slot(id: n.id, node: own, frame: sceneFrame, parent: p, depth: depth, disabled: disabled,
                          candidate: candidate, hadChildren: n.children != nil)
+            s.space = p >= 0 ? contentSpace(of: p) : 0
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
@@ -402,7 +433,7 @@ struct SceneStore: Sendable {
                 }
             }
             created.append(slot)
-            try register(slot)
+            try register(slot, subtree: n)
             let kids = n.children ?? []
             for (i, c) in kids.enumerated().reversed() { stack.append((c, slot, i)) }
         }
@@ -410,23 +441,17 @@ struct SceneStore: Sendable {
         // Aggregates bottom-up within the new subtree.
         for slot in created.reversed() {
             var count = (slots[slot].candidate ? 1 : 0) + virtualCount(slot)
-            var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
-            for c in slots[slot].children {
-                count += slots[c].candCount
-                if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
-            }
+            for c in slots[slot].children { count += slots[c].candCount }
             slots[slot].candCount = count
             if collections[slot] != nil { collections[slot]!.virtualCounted = virtualCount(slot) }
-            var reach = union
-            if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
-            for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
-            setAggregate(slot, Aggregate(union: union, reach: reach))
+            recomputeAggregate(slot)
             refreshTarget(slot)
         }
         // Ancestors grow.
         var added = slots[created[0]].candCount
-        let addedUnion = candUnion(created[0])
-        let addedReach = reach(created[0])
+        // In the space of the subtree's top; shifted into the parent's at each scroll container.
+        var addedUnion = candUnion(created[0])
+        var addedReach = reach(created[0])
         var a = parent
         while a >= 0 {
             if collections[a] != nil {
@@ -437,11 +462,16 @@ struct SceneStore: Sendable {
                 added += now - before
             }
             slots[a].candCount += added
-            var grown = aggregate(a)
+            var grown = storedAggregate(a)
             if let u = addedUnion { grown.union = grown.union.map { $0.union(u) } ?? u }
             if let u = addedReach { grown.reach = grown.reach.map { $0.union(u) } ?? u }
             setAggregate(a, grown)
             if isSection(a) { refreshTarget(a) }
+            if slots[a].isScroll {
+                let t = contentShift(a)
+                addedUnion = addedUnion?.offset(by: t)
+                addedReach = addedReach?.offset(by: t)
+            }
             a = slots[a].parent
         }
         sequence = nil
@@ -482,7 +512,7 @@ struct SceneStore: Sendable {
     }
 
     /// Files the node's fields in the registries; throws on a Bool/value binding clash.
-    private mutating func register(_ slot: Int) throws(FocusError) {
+    private mutating func register(_ slot: Int, subtree: Node) throws(FocusError) {
         let n = node(slot)
         if let name = bindings.add(n.bindings, slot: slot) {
             throw .invalidScene(reason: "binding '\(name)' is used both as a Bool and as a value binding", node: n.id)
@@ -504,7 +534,7 @@ struct SceneStore: Sendable {
         if n.defaultFocus != nil { defaultRegions.insert(slot) }
         if n.prefersDefaultFocus != nil { prefersNodes.insert(slot) }
         for t in (n.next ?? [:]).values where !t.isEmpty { nextRefs[t, default: 0] += 1 }
-        registerScroll(slot)
+        registerScroll(slot, subtree: subtree)
     }
 
     private mutating func unregister(_ slot: Int) {
@@ -567,11 +597,7 @@ struct SceneStore: Sendable {
             while a >= 0, ancestors.insert(a).inserted { a = slots[a].parent }
         }
         for a in ancestors.sorted(by: { slots[$0].depth > slots[$1].depth }) {
-            var union: Rect? = frame(a).flatMap { $0.isEmpty ? nil : $0 }
-            for c in slots[a].children {
-                if let cu = candUnion(c) { union = union.map { $0.union(cu) } ?? cu }
-            }
-            setAggregate(a, Aggregate(union: union, reach: reach(a)))
+            recomputeAggregate(a, keepReach: true)
             if isSection(a) { refreshTarget(a) }
         }
         for name in staleFirst.0 { bindings.first[name] = bindings.nodes[name].flatMap { firstInTreeOrder($0) } }
@@ -663,7 +689,7 @@ struct SceneStore: Sendable {
     mutating func removeSubtree(_ top: Int) -> [String] {
         let parent = slots[top].parent
         var lost = slots[top].candCount
-        let lostUnion = candUnion(top)
+        var lostUnion = candUnion(top)
         var removed: [String] = []
         var staleFirst: (Set<String>, Set<String>) = ([], [])
         // A collection's item: unfiled by index while its fields are still there.
@@ -687,18 +713,15 @@ struct SceneStore: Sendable {
                 lost -= now - before
             }
             slots[a].candCount -= lost
-            if unionMayShrink, let old = candUnion(a), let u = lostUnion {
+            if unionMayShrink, let old = storedAggregate(a).union, let u = lostUnion {
                 if u.minX > old.minX && u.minY > old.minY && u.maxX < old.maxX && u.maxY < old.maxY {
                     unionMayShrink = false
                 } else {
-                    var union: Rect? = frame(a).flatMap { $0.isEmpty ? nil : $0 }
-                    for c in slots[a].children {
-                        if let cu = candUnion(c) { union = union.map { $0.union(cu) } ?? cu }
-                    }
-                    setAggregate(a, Aggregate(union: union, reach: reach(a)))
+                    recomputeAggregate(a, keepReach: true)
                 }
             }
             if isSection(a) { refreshTarget(a) }
+            if slots[a].isScroll { lostUnion = lostUnion?.offset(by: contentShift(a)) }
             a = slots[a].parent
         }
         // The first holders removed: the next ones, once the subtree is gone.
@@ -710,19 +733,26 @@ struct SceneStore: Sendable {
 
     /// The frame a slot competes with in directional search, or nil when it is no target: a
     /// candidate's frame; a section's own frame, or the union of its descendants' frames when it has
-    /// none (focus.md §1), when it is not disabled and holds a candidate.
+    /// none (focus.md §1), when it is not disabled and holds a candidate. In scene coordinates.
     func targetFrame(_ slot: Int) -> Rect? {
+        guard let f = localTargetFrame(slot) else { return nil }
+        let k = slots[slot].space
+        return k == 0 ? f : f.offset(by: spaceOrigin(k))
+    }
+
+    /// `targetFrame` in the coordinates of the slot's space (what the index files).
+    func localTargetFrame(_ slot: Int) -> Rect? {
         let s = slots[slot]
         guard s.alive, !s.disabled else { return nil }
-        if s.candidate { return frame(slot) }
+        if s.candidate { return s.frame }
         guard isSection(slot), s.candCount > 0 else { return nil }
-        if let f = frame(slot), !f.isEmpty { return f }
+        if let f = s.frame, !f.isEmpty { return f }
         guard let u = candUnion(slot), !u.isEmpty else { return nil }
         return u
     }
 
     mutating func refreshTarget(_ slot: Int) {
-        index.set(slot, targetFrame(slot))
+        index.set(slot, localTargetFrame(slot), grid: slots[slot].space)
     }
 
     // MARK: Rebuilding the tree
@@ -742,6 +772,11 @@ struct SceneStore: Sendable {
 }
 
 extension Rect {
+    /// The rectangle moved by `t`.
+    @inline(__always) func offset(by t: (x: Double, y: Double)) -> Rect {
+        Rect(x: x + t.x, y: y + t.y, width: width, height: height)
+    }
+
     /// The smallest rectangle holding both.
     func union(_ o: Rect) -> Rect {
         let x0 = min(minX, o.minX), y0 = min(minY, o.minY)

@@ -1,9 +1,13 @@
 // Scroll containers and collections (focus.md §12) in the store.
 //
-// Frames: every slot keeps its frame in scene coordinates; a node inside a scroll container was sent
-// in content coordinates and is translated by the innermost container's viewport origin minus its
-// offset when it is inserted (the given node stays in the slot's box, so the scene round-trips). A
-// scroll moves the container's descendants and re-files them in the spatial index.
+// Frames: every slot keeps its frame in the coordinates of its space, as the client sent it: the
+// scene, or the content of the innermost scroll container above it (`Slot.space`). Each space has
+// its own grid in the spatial index and its aggregates in its own coordinates (a scroll container
+// stores its content's), so a scroll changes one offset: nothing below the container is moved or
+// re-filed, only the aggregates of the container's ancestors are recomputed. The scene position of
+// a space's content origin composes the viewports and offsets of the containers above it
+// (`spaceOrigin`); searches translate their query into each grid's space and measure in scene
+// coordinates.
 //
 // Collections: built items are children with `index`; every other index is a virtual item that
 // exists only as arithmetic on the collection's `Lattice` (index → slot frame). A virtual item gets a
@@ -17,6 +21,12 @@
 struct ScrollOffsetXY: Sendable, Hashable {
     var x: Double
     var y: Double
+}
+
+/// A scroll container's content space: the container and its current offset.
+struct ScrollSpace: Sendable {
+    var container: Int
+    var offset: ScrollOffsetXY
 }
 
 /// A collection's built and materialized items.
@@ -256,15 +266,13 @@ extension SceneStore {
 
     // MARK: Frames
 
-    /// The scene frame of `n` going under `p`: translated by the innermost scroll container above
-    /// it; a collection's size derived; a built item without a frame in its slot.
-    func sceneFrame(of n: Node, parent p: Int) -> Rect? {
-        let t = translation(under: p)
-        if let i = n.index, p >= 0, let c = node(p).collection, n.frame == nil, let cf = frame(p) {
+    /// The frame of `n` going under `p`, in its space's coordinates: as given; a collection's size
+    /// derived; a built item without a frame in its slot.
+    func localFrame(of n: Node, parent p: Int) -> Rect? {
+        if let i = n.index, p >= 0, let c = node(p).collection, n.frame == nil, let cf = slots[p].frame {
             return Lattice(c, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
         }
         guard var f = n.frame else { return nil }
-        f.x += t.x; f.y += t.y
         if let c = n.collection {
             let size = Lattice.size(c)
             f.width = size.width; f.height = size.height
@@ -272,16 +280,55 @@ extension SceneStore {
         return f
     }
 
-    /// What a child of `p` adds to its content coordinates to get scene coordinates.
-    func translation(under p: Int) -> (x: Double, y: Double) {
-        var a = p
-        while a >= 0 {
-            if let o = scrolls[a], let f = frame(a) { return (f.x - o.x, f.y - o.y) }
-            a = slots[a].parent
-        }
-        return (0, 0)
+    /// The space the children of `p` are in: its content's when it is a scroll container.
+    func contentSpace(of p: Int) -> Int {
+        slots[p].isScroll ? spaceOfContainer[p] ?? slots[p].space : slots[p].space
     }
 
+    /// Where the origin of space `k` is in scene coordinates (the containers above it composed).
+    func spaceOrigin(_ k: Int) -> (x: Double, y: Double) {
+        if k == 0 { return (0, 0) }
+        guard let sp = spaces[k], let f = slots[sp.container].frame else { return (0, 0) }
+        let up = slots[sp.container].space
+        let po = up == 0 ? (x: 0.0, y: 0.0) : spaceOrigin(up)
+        return (f.x + po.x - sp.offset.x, f.y + po.y - sp.offset.y)
+    }
+
+    /// What container `c`'s content coordinates add to get the coordinates of `c`'s own space.
+    func contentShift(_ c: Int) -> (x: Double, y: Double) {
+        guard let o = scrolls[c], let f = slots[c].frame else { return (0, 0) }
+        return (f.x - o.x, f.y - o.y)
+    }
+
+    /// Container `c`'s aggregates in its own space: its frame and its content's (`content`), shifted.
+    func containerAggregate(_ c: Int, content: Aggregate) -> Aggregate {
+        let t = contentShift(c)
+        var union = slots[c].leafAggregate.union
+        if let u = content.union?.offset(by: t) { union = union.map { $0.union(u) } ?? u }
+        var reach = union
+        if let r = content.reach?.offset(by: t) { reach = reach.map { $0.union(r) } ?? r }
+        return Aggregate(union: union, reach: reach)
+    }
+
+    /// `reach(slot)` in scene coordinates.
+    func sceneReach(_ slot: Int) -> Rect? {
+        guard let r = reach(slot) else { return nil }
+        let k = slots[slot].space
+        return k == 0 ? r : r.offset(by: spaceOrigin(k))
+    }
+
+    /// The frame a filed slot was filed with, in scene coordinates.
+    func filedSceneFrame(_ slot: Int) -> Rect {
+        let g = Int(index.grid[slot])
+        return g == 0 ? index.frame[slot] : index.frame[slot].offset(by: spaceOrigin(g))
+    }
+
+    /// What a child of `p` adds to its content coordinates to get scene coordinates.
+    func translation(under p: Int) -> (x: Double, y: Double) {
+        p >= 0 ? spaceOrigin(contentSpace(of: p)) : (0, 0)
+    }
+
+    /// Collection `c`'s slot frames in scene coordinates.
     func lattice(_ c: Int) -> Lattice? {
         guard let coll = collections[c]?.spec, let f = frame(c) else { return nil }
         return Lattice(coll, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
@@ -289,14 +336,28 @@ extension SceneStore {
 
     // MARK: Registries
 
-    mutating func registerScroll(_ slot: Int) {
+    mutating func registerScroll(_ slot: Int, subtree: Node) {
         let n = node(slot)
         if let (prefix, _) = splitVirtualId(n.id) { hashIds[String(prefix), default: 0] += 1 }
-        if let sc = n.scroll, let f = frame(slot) {
+        if let sc = n.scroll, let f = slots[slot].frame {
             var o = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
             clamp(&o, sc, f)
             scrolls[slot] = o
             scrollSpecs[slot] = sc
+            // The content's own grid, shaped by the focusable nodes the container holds.
+            var sumW = 0.0, sumH = 0.0, count = 0
+            var stack = subtree.children ?? []
+            while let d = stack.popLast() {
+                if d.focusable == true, let df = d.frame, !df.isEmpty { sumW += df.width; sumH += df.height; count += 1 }
+                stack += d.children ?? []
+            }
+            let k = index.addGrid(bounds: Rect(x: 0, y: 0, width: max(sc.contentWidth, f.width), height: max(sc.contentHeight, f.height)),
+                                  typicalWidth: count > 0 ? sumW / Double(count) : f.width,
+                                  typicalHeight: count > 0 ? sumH / Double(count) : f.height, expected: max(count, 1))
+            while spaces.count <= k { spaces.append(nil) }
+            spaces[k] = ScrollSpace(container: slot, offset: o)
+            spaceOfContainer[slot] = k
+            slots[slot].isScroll = true
         }
         if let c = n.collection { collections[slot] = CollectionInfo(spec: c) }
     }
@@ -309,6 +370,12 @@ extension SceneStore {
         }
         scrolls[slot] = nil
         scrollSpecs[slot] = nil
+        if let k = spaceOfContainer.removeValue(forKey: slot) {
+            // Unfiles whatever of the content is still filed (the content is released after it).
+            index.removeGrid(k)
+            spaces[k] = nil
+        }
+        slots[slot].isScroll = false
         collections[slot] = nil
     }
 
@@ -362,12 +429,13 @@ extension SceneStore {
         guard let info = collections[c], i >= 0, i < info.spec.count else { return nil }
         if let b = info.built[i] { return isCandidate(b) ? b : nil }
         if let v = info.materialized[i] { return v }
-        guard !slots[c].disabled, let l = lattice(c) else { return nil }
+        guard !slots[c].disabled, let coll = collections[c]?.spec, let cf = slots[c].frame else { return nil }
         let id = "\(slots[c].id)#\(i)"
-        let f = l.frame(i)
+        let f = Lattice(coll, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
         var s = Slot(id: id, node: Node(id: id, frame: f, focusable: true), parent: c, depth: slots[c].depth + 1,
                      disabled: false, candidate: true, hadChildren: false)
         s.indexInParent = i
+        s.space = slots[c].space
         let slot: Int
         if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
         idToSlot[id] = slot
@@ -432,32 +500,18 @@ extension SceneStore {
 
     // MARK: Scrolling
 
-    /// Sets container `c`'s offset (clamped); moves its content. Returns whether it changed.
+    /// Sets container `c`'s offset (clamped). Its content keeps its coordinates and its place in
+    /// the index; only the aggregates of `c`'s ancestors follow. Returns whether it changed.
     @discardableResult
     mutating func setOffset(_ c: Int, x: Double, y: Double) -> Bool {
-        guard let old = scrolls[c], let sc = scrollSpecs[c], let vf = frame(c) else { return false }
+        guard let old = scrolls[c], let sc = scrollSpecs[c], let vf = slots[c].frame else { return false }
         var o = ScrollOffsetXY(x: x, y: y)
         clamp(&o, sc, vf)
         if o == old { return false }
         scrolls[c] = o
-        let dx = old.x - o.x, dy = old.y - o.y
-        var stack = slots[c].children
-        var collectionsMoved: [Int] = []
-        while let s = stack.popLast() {
-            slots[s].shift(dx, dy)
-            if var agg = aggregates(s) {
-                agg.union?.x += dx; agg.union?.y += dy
-                agg.reach?.x += dx; agg.reach?.y += dy
-                setAggregate(s, agg)
-            }
-            refreshTarget(s)
-            if collections[s] != nil { collectionsMoved.append(s) }
-            stack.append(contentsOf: slots[s].children)
-        }
-        for col in collectionsMoved {
-            for (_, v) in collections[col]!.materialized { slots[v].shift(dx, dy) }
-        }
-        var a = c
+        if let k = spaceOfContainer[c] { spaces[k]?.offset = o }
+        if isSection(c) { refreshTarget(c) }
+        var a = slots[c].parent
         while a >= 0 {
             recomputeAggregate(a)
             if isSection(a) { refreshTarget(a) }
@@ -469,15 +523,20 @@ extension SceneStore {
     /// The stored aggregates of a slot with children (nil for a leaf).
     func aggregates(_ s: Int) -> Aggregate? { slots[s].children.isEmpty ? nil : aggregate(s) }
 
-    mutating func recomputeAggregate(_ slot: Int) {
-        guard !slots[slot].children.isEmpty else { return }
-        var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
+    /// Computes `slot`'s stored aggregates from its own frame and its children's (a scroll
+    /// container's from its children's alone, in content coordinates); `keepReach` keeps the
+    /// stored reach (after removals, where a larger one only costs search time).
+    mutating func recomputeAggregate(_ slot: Int, keepReach: Bool = false) {
+        guard !slots[slot].children.isEmpty else { setAggregate(slot, slots[slot].leafAggregate); return }
+        let own = slots[slot].isScroll ? nil : slots[slot].frame.flatMap { $0.isEmpty ? nil : $0 }
+        var union = own
         for c in slots[slot].children {
             if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
         }
         var reach = union
-        if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
+        if isSection(slot), let f = own { reach = reach.map { $0.union(f) } ?? f }
         for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
+        if keepReach { reach = storedAggregate(slot).reach }
         setAggregate(slot, Aggregate(union: union, reach: reach))
     }
 
