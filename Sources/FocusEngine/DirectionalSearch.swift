@@ -103,7 +103,7 @@ extension SceneStore {
         }
         if !collections.isEmpty {
             // Virtual items compete as if built (focus.md §12): each collection's best, by arithmetic.
-            let focusedItem = input.focused.flatMap { virtualSlots[$0] }
+            let focusedItem = input.focused.flatMap { virtualItem($0) }
             var beam = v.bestBeam, out = v.bestOut
             v = BestTargets(slots: [], frames: [], s: v.s, direction: dir, focused: -1, container: c, isRoot: isRoot, clip: nil)
             // Measured first, materialized after: `item` mutates `slots` and `collections`, which a
@@ -128,9 +128,12 @@ extension SceneStore {
             }
             if beamOnly || (horizontal && beam != nil) { out = nil }
             if let o = out, let b = beam, o.measure.score > b.measure.score { out = nil }
-            return Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: precedes)?.slot
+            // (A closure over `slots` alone: `precedes` itself would capture, so copy, the whole store.)
+            let all = slots
+            return Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: { Self.precedes(all, $0, $1) })?.slot
         }
-        return Winner.combine(beam: v.bestBeam, out: v.bestOut, horizontal: horizontal, precedes: precedes)?.slot
+        let all = slots
+        return Winner.combine(beam: v.bestBeam, out: v.bestOut, horizontal: horizontal, precedes: { Self.precedes(all, $0, $1) })?.slot
     }
 
     /// Scans the grid of every space that can hold targets inside `c` (its own, and those of the

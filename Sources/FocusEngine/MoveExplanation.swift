@@ -82,7 +82,7 @@ extension SceneSession {
     public var scrollMemory: ScrollMemory { ScrollMemory(offsets: store.scrolls) }
 
     /// Whether the scene has a node `id` (any node, candidate or not).
-    public func contains(node id: String) -> Bool { store.idToSlot[id] != nil }
+    public func contains(node id: String) -> Bool { store.slot(id) != nil }
 
     /// Explains a directional move in `direction` from the current focus without moving it (a
     /// sequential direction throws `.invalidParameter("direction")`). `limit` caps the candidates
@@ -110,7 +110,7 @@ extension SceneSession {
                                   containers: [], decidedBy: "blocked")
         var f: Int?
         if let from {
-            guard let s = store.idToSlot[from] else { throw .noSuchNode(id: from) }
+            guard let s = store.slot(from) else { throw .noSuchNode(id: from) }
             if store.isCandidate(s) { f = s; out.from = from }
         }
         if f == nil && store.policy == .tvos {

@@ -117,7 +117,7 @@ public struct SceneSession: Sendable {
     public var nodeCount: Int { store.nodeCount }
 
     /// Whether a node with this id is in the scene.
-    public func contains(_ id: String) -> Bool { store.idToSlot[id] != nil }
+    public func contains(_ id: String) -> Bool { store.slot(id) != nil }
 
     /// The current revision (bumped once by every call that changes the state).
     public var revision: Int { currentRevision }
@@ -534,7 +534,7 @@ extension SceneSession {
         if h >= 0, h < store.slots.count, store.slots[h].alive, store.slots[h].id == id {
             return store.slots[h].candidate ? h : nil
         }
-        guard let s = store.idToSlot[id], store.isCandidate(s) else { return nil }
+        guard let s = store.slot(id), store.isCandidate(s) else { return nil }
         return s
     }
 
@@ -684,7 +684,7 @@ extension SceneSession {
     /// (main track only), innermost first (focus.md §12).
     mutating func itemAndScrollEvents(_ target: Int, track: Track, cause: Cause) -> [Event] {
         var events: [Event] = []
-        if let v = store.virtualSlots[target], cause.kind != .virtualized {
+        if let v = store.virtualItem(target), cause.kind != .virtualized {
             var e = draft(.materialize)
             e.node = store.slots[v.collection].id
             e.index = v.index

@@ -239,8 +239,12 @@ struct SceneStore: Sendable {
     /// Scroll container slot → the space of its content.
     var spaceOfContainer: [Int: Int] = [:]
     var collections: [Int: CollectionInfo] = [:]
-    /// Materialized virtual items: slot → (collection slot, index). Never in the spatial index.
-    var virtualSlots: [Int: VirtualItem] = [:]
+    /// The slots of the materialized virtual items (`Slot.isVirtual`; collection and index are the
+    /// slot's parent and `indexInParent`). Never in the spatial index.
+    var virtualSlots: [Int] = []
+    /// Slots of dropped virtual items kept for the next one, so that a move onto a virtual item
+    /// reuses one instead of building a slot (a few at most; see `item`).
+    var spareVirtualSlots: [Int] = []
     /// Ids of the form `X#digits`, by prefix `X` (reserved when `X` is a collection).
     var hashIds: [String: Int] = [:]
     /// Scroll containers sent again (same id as before): their offsets are clamped, not rejected.
@@ -319,7 +323,8 @@ struct SceneStore: Sendable {
     @inline(__always) func isUnit(_ slot: Int) -> Bool {
         isSection(slot) || isModal(slot) || slot == root || scrolls[slot] != nil || collections[slot] != nil
     }
-    @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
+    /// The slot of a node, or of a materialized virtual item, by id.
+    @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] ?? materializedSlot($0) } }
     @inline(__always) func isCandidate(_ slot: Int) -> Bool { slots[slot].alive && slots[slot].candidate }
     /// The frame of `slot` in scene coordinates (a slot keeps it in its space's: see ScrollStore.swift).
     @inline(__always) func frame(_ slot: Int) -> Rect? {

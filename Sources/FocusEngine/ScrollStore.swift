@@ -35,10 +35,32 @@ struct CollectionInfo: Sendable {
     var spec: Collection
     /// index → built child slot (holes included: a built item that is not a candidate).
     var built: [Int: Int] = [:]
-    /// index → materialized virtual slot.
-    var materialized: [Int: Int] = [:]
+    /// index → materialized virtual slot (a few at most: what focus holds).
+    var materialized = SmallIntMap()
     /// What the collection adds to its `candCount` for its virtual items (0 or 1: "has any").
     var virtualCounted = 0
+}
+
+/// A map from Int to Int for a handful of entries: a linear scan, no hashing.
+struct SmallIntMap: Sendable, Sequence {
+    var pairs: [(key: Int, value: Int)] = []
+
+    subscript(_ key: Int) -> Int? {
+        get {
+            for p in pairs where p.key == key { return p.value }
+            return nil
+        }
+        set {
+            if let k = pairs.firstIndex(where: { $0.key == key }) {
+                if let newValue { pairs[k].value = newValue } else { pairs.remove(at: k) }
+            } else if let newValue {
+                pairs.append((key, newValue))
+            }
+        }
+    }
+
+    var isEmpty: Bool { pairs.isEmpty }
+    func makeIterator() -> IndexingIterator<[(key: Int, value: Int)]> { pairs.makeIterator() }
 }
 
 /// A materialized virtual item.
@@ -424,32 +446,63 @@ extension SceneStore {
     // MARK: Virtual items
 
     /// The slot of item `i` of collection `c`: the built node, or a materialized virtual item; nil
-    /// when `i` is out of range or is not a candidate (a hole, a disabled collection).
+    /// when `i` is out of range or is not a candidate (a hole, a disabled collection). A virtual
+    /// item's frame is arithmetic on the collection's lattice; its slot is a spare one reused when
+    /// there is one (only its id, frame and index change).
     mutating func item(_ c: Int, _ i: Int) -> Int? {
-        guard let info = collections[c], i >= 0, i < info.spec.count else { return nil }
-        if let b = info.built[i] { return isCandidate(b) ? b : nil }
-        if let v = info.materialized[i] { return v }
-        guard !slots[c].disabled, let coll = collections[c]?.spec, let cf = slots[c].frame else { return nil }
-        let id = "\(slots[c].id)#\(i)"
+        // One lookup of the collection (hashing is most of what a move onto a virtual item costs).
+        let (known, coll): (Int??, Collection?) = {
+            guard let info = collections[c], i >= 0, i < info.spec.count else { return (.some(nil), nil) }
+            if !info.built.isEmpty, let b = info.built[i] { return (.some(isCandidate(b) ? b : nil), nil) }
+            if let v = info.materialized[i] { return (.some(v), nil) }
+            return (nil, info.spec)
+        }()
+        if let known { return known }
+        guard !slots[c].disabled, let coll, let cf = slots[c].frame else { return nil }
+        var id = slots[c].id
+        id.append("#")
+        id.append(String(i))
         let f = Lattice(coll, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
-        var s = Slot(id: id, node: Node(id: id, frame: f, focusable: true), parent: c, depth: slots[c].depth + 1,
-                     disabled: false, candidate: true, hadChildren: false)
-        s.indexInParent = i
-        s.space = slots[c].space
         let slot: Int
-        if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
-        idToSlot[id] = slot
-        virtualSlots[slot] = VirtualItem(collection: c, index: i)
+        if let spare = spareVirtualSlots.popLast() {
+            slot = spare
+            slots[slot].id = id
+            slots[slot].setFrame(f)
+            slots[slot].parent = c
+            slots[slot].depth = slots[c].depth + 1
+            slots[slot].alive = true
+            slots[slot].candidate = true
+        } else {
+            var s = Slot(id: id, node: Node(id: id, frame: f, focusable: true), parent: c, depth: slots[c].depth + 1,
+                         disabled: false, candidate: true, hadChildren: false)
+            s.isVirtual = true
+            if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
+        }
+        slots[slot].indexInParent = i
+        slots[slot].space = slots[c].space
+        // Not in `idToSlot`: lookups by id fall back to `materializedSlot`.
+        virtualSlots.append(slot)
         collections[c]!.materialized[i] = slot
         return slot
     }
 
+    /// The collection and index of a materialized virtual item (nil for any other slot).
+    @inline(__always) func virtualItem(_ slot: Int) -> VirtualItem? {
+        slots[slot].isVirtual && slots[slot].alive ? VirtualItem(collection: slots[slot].parent, index: slots[slot].indexInParent) : nil
+    }
+
     /// The collection and index of an item slot (built with `index`, or virtual).
     func itemOf(_ slot: Int) -> VirtualItem? {
-        if let v = virtualSlots[slot] { return v }
+        if let v = virtualItem(slot) { return v }
         let p = slots[slot].parent
         guard p >= 0, collections[p] != nil, let i = node(slot).index else { return nil }
         return VirtualItem(collection: p, index: i)
+    }
+
+    /// The slot of a materialized virtual item by its id (they are not in `idToSlot`).
+    func materializedSlot(_ id: String) -> Int? {
+        guard !virtualSlots.isEmpty, let (c, i) = parseVirtual(id), let i else { return nil }
+        return collections[c]?.materialized[i]
     }
 
     /// A virtual id (`COLLECTION#INDEX`) → its collection and index, when the collection exists.
@@ -459,12 +512,13 @@ extension SceneStore {
     }
 
     mutating func dropVirtual(_ slot: Int) {
-        guard let v = virtualSlots.removeValue(forKey: slot) else { return }
+        guard let v = virtualItem(slot), let k = virtualSlots.firstIndex(of: slot) else { return }
+        virtualSlots.swapAt(k, virtualSlots.count - 1)
+        virtualSlots.removeLast()
         collections[v.collection]?.materialized[v.index] = nil
-        idToSlot[slots[slot].id] = nil
         slots[slot].alive = false
         slots[slot].candidate = false
-        free.append(slot)
+        if spareVirtualSlots.count < 4 { spareVirtualSlots.append(slot) } else { free.append(slot) }
     }
 
     /// Drops the materialized items of collection `slot` (it is being removed).
@@ -475,9 +529,9 @@ extension SceneStore {
 
     /// Drops every materialized virtual item but `keep`.
     mutating func collectVirtuals(keep: Int?, _ keep2: Int?) {
-        // Most calls (twice a move) find only the focused items: no copy of the keys for those.
-        if virtualSlots.allSatisfy({ $0.key == keep || $0.key == keep2 }) { return }
-        for s in Array(virtualSlots.keys) where s != keep && s != keep2 { dropVirtual(s) }
+        // Most calls (twice a move) find only the focused items: nothing to copy or drop.
+        if virtualSlots.allSatisfy({ $0 == keep || $0 == keep2 }) { return }
+        for s in virtualSlots where s != keep && s != keep2 { dropVirtual(s) }
     }
 
     /// The first (forward) or last candidate index of collection `c` after/before `from` (nil: from
@@ -547,7 +601,7 @@ extension SceneStore {
         var changed: [(Int, ScrollOffsetXY)] = []
         var a = slots[f].parent
         while a >= 0 {
-            if let old = scrolls[a], let sc = scrollSpecs[a], let vp = frame(a), let fr = frame(f) {
+            if slots[a].isScroll, let old = scrolls[a], let sc = scrollSpecs[a], let vp = frame(a), let fr = frame(f) {
                 let m = sc.margin ?? 0
                 let policy = sc.policy ?? .visible
                 var x = old.x, y = old.y
@@ -588,7 +642,7 @@ extension SceneStore {
         var open = 0
         if let f = focused {
             var a = slots[f].parent
-            while a >= 0 { if scrolls[a] != nil { open += 1 }; a = slots[a].parent }
+            while a >= 0 { if slots[a].isScroll { open += 1 }; a = slots[a].parent }
         }
         if open == scrolls.count { return nil }
         var closed: [Int: Rect] = [:]
@@ -606,7 +660,8 @@ extension SceneStore {
     /// (ties: the lower index), skipping built indices and `exclude`.
     func latticeBest(_ c: Int, source: Rect, direction: Direction, wantBeam: Bool, wantOut: Bool,
                      exclude: Int?, clip: ScrollClip?) -> (beam: (Int, Measure)?, out: (Int, Measure)?) {
-        guard virtualCount(c) > 0, let l = lattice(c), l.count > 0, let info = collections[c] else { return (nil, nil) }
+        guard let info = collections[c], !slots[c].disabled, info.spec.count > info.built.count, let f = frame(c) else { return (nil, nil) }
+        let l = Lattice(info.spec, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
         let s = CanonRect(source, direction)
         var beam: (Int, Measure)?, out: (Int, Measure)?
         var clipRect: Rect?
@@ -623,8 +678,9 @@ extension SceneStore {
             }
             if any { clipRect = r }
         }
+        let anyBuilt = !info.built.isEmpty
         func consider(_ i: Int, _ f: Rect) {
-            if info.built[i] != nil || i == exclude { return }
+            if i == exclude || (anyBuilt && info.built[i] != nil) { return }
             var fr = f
             if let cr = clipRect { guard let x = fr.intersection(cr) else { return }; fr = x }
             let m = Measure(s: s, d: CanonRect(fr, direction))
