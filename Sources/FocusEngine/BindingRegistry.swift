@@ -21,25 +21,25 @@ struct BindingRegistry: Sendable {
     mutating func add(_ bindings: [Binding]?, slot: Int) -> String? {
         guard let bindings else { return nil }
         var conflict: String?
-        for b in bindings {
-            nodes[b.name, default: []].insert(slot)
-            pairs[Pair(name: b.name, value: b.value), default: []].insert(slot)
-            if b.value == nil { boolCount[b.name, default: 0] += 1 } else { valueCount[b.name, default: 0] += 1 }
-            if isBool(b.name) && (valueCount[b.name] ?? 0) > 0 { conflict = b.name }
+        for binding in bindings {
+            nodes[binding.name, default: []].insert(slot)
+            pairs[Pair(name: binding.name, value: binding.value), default: []].insert(slot)
+            if binding.value == nil { boolCount[binding.name, default: 0] += 1 } else { valueCount[binding.name, default: 0] += 1 }
+            if isBool(binding.name) && (valueCount[binding.name] ?? 0) > 0 { conflict = binding.name }
         }
         return conflict
     }
 
     mutating func remove(_ bindings: [Binding]?, slot: Int) {
         guard let bindings else { return }
-        for b in bindings {
-            let pair = Pair(name: b.name, value: b.value)
+        for binding in bindings {
+            let pair = Pair(name: binding.name, value: binding.value)
             pairs[pair]?.remove(slot)
             if pairs[pair]?.isEmpty == true { pairs[pair] = nil }
-            nodes[b.name]?.remove(slot)
-            if nodes[b.name]?.isEmpty == true { nodes[b.name] = nil }
-            if b.value == nil { boolCount[b.name, default: 1] -= 1; if boolCount[b.name] == 0 { boolCount[b.name] = nil } }
-            else { valueCount[b.name, default: 1] -= 1; if valueCount[b.name] == 0 { valueCount[b.name] = nil } }
+            nodes[binding.name]?.remove(slot)
+            if nodes[binding.name]?.isEmpty == true { nodes[binding.name] = nil }
+            if binding.value == nil { boolCount[binding.name, default: 1] -= 1; if boolCount[binding.name] == 0 { boolCount[binding.name] = nil } }
+            else { valueCount[binding.name, default: 1] -= 1; if valueCount[binding.name] == 0 { valueCount[binding.name] = nil } }
         }
     }
 }

@@ -7,23 +7,25 @@ extension SceneSession {
     }
 
     func ambiguity(name: String, value: String?, _ ordered: [Int]) -> String {
-        let a = store.slots[ordered[0]].id, b = store.slots[ordered[1]].id
+        let winner = store.slots[ordered[0]].id, other = store.slots[ordered[1]].id
         let what = value.map { "\(name) = '\($0)'" } ?? "the Bool binding '\(name)'"
-        return "ambiguous focus binding: nodes '\(a)' and '\(b)' are both bound to \(what); '\(a)', first in tree order, wins"
+        return "ambiguous focus binding: nodes '\(winner)' and '\(other)' are both bound to \(what); '\(winner)', first in tree order, wins"
     }
 
     /// The read values of the bindings that depend on focus at `focus` (Bool names on its path,
     /// value names of the node itself).
     func pathReads(_ track: Track, focus: Int?) -> [String: BindingState] {
-        guard let f = focus, !(track == .main ? store.bindings : store.a11yBindings).nodes.isEmpty else { return [:] }
+        guard let focused = focus, !(track == .main ? store.bindings : store.a11yBindings).nodes.isEmpty else { return [:] }
         var out: [String: BindingState] = [:]
-        var a = f
-        while a >= 0 {
-            for b in bindingsOf(a, track) where b.value == nil { out[b.name] = BindingState(name: b.name, isTrue: true) }
-            a = store.slots[a].parent
+        var ancestor = focused
+        while ancestor >= 0 {
+            for binding in bindingsOf(ancestor, track) where binding.value == nil {
+                out[binding.name] = BindingState(name: binding.name, isTrue: true)
+            }
+            ancestor = store.slots[ancestor].parent
         }
-        for b in bindingsOf(f, track) where b.value != nil && out[b.name] == nil {
-            out[b.name] = BindingState(name: b.name, value: b.value)
+        for binding in bindingsOf(focused, track) where binding.value != nil && out[binding.name] == nil {
+            out[binding.name] = BindingState(name: binding.name, value: binding.value)
         }
         return out
     }
@@ -48,37 +50,41 @@ extension SceneSession {
         var keyed: [(slot: Int, index: Int, name: String)] = []
         for name in reg.nodes.keys {
             guard let first = reg.first[name] else { continue }
-            let i = bindingsOf(first, track).firstIndex { $0.name == name } ?? 0
-            keyed.append((first, i, name))
+            let position = bindingsOf(first, track).firstIndex { $0.name == name } ?? 0
+            keyed.append((first, position, name))
         }
         keyed.sort { $0.slot != $1.slot ? store.precedes($0.slot, $1.slot) : $0.index < $1.index }
         return keyed.map { reads[$0.name] ?? unsetRead($0.name, track) }
     }
 
     func focusedValues(_ focus: Int?) -> [String: String] {
-        guard let f = focus else { return [:] }
+        guard let focused = focus else { return [:] }
         var out: [String: String] = [:]
-        var a = f
-        while a >= 0 {
-            if store.slots[a].hasValues, let values = store.node(a).values { for (k, v) in values where out[k] == nil { out[k] = v } }
-            a = store.slots[a].parent
+        var ancestor = focused
+        while ancestor >= 0 {
+            if store.slots[ancestor].hasValues, let values = store.node(ancestor).values {
+                for (key, value) in values where out[key] == nil { out[key] = value }
+            }
+            ancestor = store.slots[ancestor].parent
         }
         return out
     }
 
     func sceneValues() -> [String: String] {
         var out: [String: String] = [:]
-        for s in store.sortedInTreeOrder(store.sceneValueNodes) {
-            for (k, v) in store.node(s).sceneValues ?? [:] where out[k] == nil { out[k] = v }
+        for holder in store.sortedInTreeOrder(store.sceneValueNodes) {
+            for (key, value) in store.node(holder).sceneValues ?? [:] where out[key] == nil { out[key] = value }
         }
         return out
     }
 
     /// The outermost `focusEffectDisabled` on the focused path decides; none: on.
     func effectEnabled(_ focus: Int?) -> Bool {
-        guard let f = focus else { return true }
+        guard let focused = focus else { return true }
         var enabled = true
-        for a in store.path(f) { if let d = store.node(a).focusEffectDisabled { enabled = !d } }
+        for ancestor in store.path(focused) {
+            if let disabled = store.node(ancestor).focusEffectDisabled { enabled = !disabled }
+        }
         return enabled
     }
 }

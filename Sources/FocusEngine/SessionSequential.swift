@@ -10,12 +10,12 @@ extension SceneSession {
         var steps = steps
         var taken: UInt = 0
         while taken < steps {
-            guard let t = sequentialTarget(from: cur, forward: forward, wrap: wrap, crown: crown, track: track), t != cur else { break }
-            cur = t
+            guard let target = sequentialTarget(from: cur, forward: forward, wrap: wrap, crown: crown, track: track), target != cur else { break }
+            cur = target
             moved = true
             taken += 1
             // Back where it started after `taken` steps: only the remainder of the cycle matters.
-            if t == start { steps = taken + (steps - taken) % taken }
+            if target == start { steps = taken + (steps - taken) % taken }
         }
         guard moved, let cur, cur != start else {
             collectVirtuals()
@@ -26,44 +26,44 @@ extension SceneSession {
 
     /// The next/previous candidate after `from` in sequential order (nil: blocked); a collection's
     /// items are one entry of the order, stepped through by index (focus.md §12).
-    mutating func sequentialTarget(from f: Int?, forward: Bool, wrap: Bool?, crown: Bool, track: Track) -> Int? {
+    mutating func sequentialTarget(from focused: Int?, forward: Bool, wrap: Bool?, crown: Bool, track: Track) -> Int? {
         guard let seq = store.sequence, !seq.order.isEmpty else { return nil }
-        if let f, store.slots[f].hasNext, let t = store.node(f).next?[forward ? "next" : "previous"] {
-            guard !t.isEmpty, let ts = store.idToSlot[t] else { return nil }
-            if let m = store.innermostModal(f), !store.isInside(ts, m) { return nil }
-            if store.isCandidate(ts) { return ts }
-            guard let r = seq.ranges[ts], !r.isEmpty else { return nil }
-            return store.entrySlot(forward ? seq.order[r.lowerBound] : seq.order[r.upperBound - 1], forward: forward)
+        if let focused, store.slots[focused].hasNext, let nextId = store.node(focused).next?[forward ? "next" : "previous"] {
+            guard !nextId.isEmpty, let nextSlot = store.idToSlot[nextId] else { return nil }
+            if let modal = store.innermostModal(focused), !store.isInside(nextSlot, modal) { return nil }
+            if store.isCandidate(nextSlot) { return nextSlot }
+            guard let unitRange = seq.ranges[nextSlot], !unitRange.isEmpty else { return nil }
+            return store.entrySlot(forward ? seq.order[unitRange.lowerBound] : seq.order[unitRange.upperBound - 1], forward: forward)
         }
         var bound = store.root
-        if let f {
-            var a = f
-            while a >= 0 {
-                if crown ? (store.isSection(a) || store.isModal(a)) : store.isModal(a) { bound = a; break }
-                a = store.slots[a].parent
+        if let focused {
+            var ancestor = focused
+            while ancestor >= 0 {
+                if crown ? (store.isSection(ancestor) || store.isModal(ancestor)) : store.isModal(ancestor) { bound = ancestor; break }
+                ancestor = store.slots[ancestor].parent
             }
         }
         guard let range = seq.ranges[bound], !range.isEmpty else { return nil }
         var pos: Int?
-        if let f {
-            if let it = store.itemOf(f), let mp = seq.markerPos[it.collection] {
-                if let j = store.nextCandidateIndex(it.collection, after: it.index, forward: forward) {
-                    return store.item(it.collection, j)
+        if let focused {
+            if let item = store.itemOf(focused), let marker = seq.markerPos[item.collection] {
+                if let index = store.nextCandidateIndex(item.collection, after: item.index, forward: forward) {
+                    return store.item(item.collection, index)
                 }
-                pos = mp
-            } else if f < seq.position.count, seq.position[f] >= 0 {
-                pos = seq.position[f]
+                pos = marker
+            } else if focused < seq.position.count, seq.position[focused] >= 0 {
+                pos = seq.position[focused]
             }
         }
         guard let pos, range.contains(pos) else {
             return store.entrySlot(forward ? seq.order[range.lowerBound] : seq.order[range.upperBound - 1], forward: forward)
         }
-        var p = pos + (forward ? 1 : -1)
-        if !range.contains(p) {
+        var next = pos + (forward ? 1 : -1)
+        if !range.contains(next) {
             let wraps = (!crown && store.isModal(bound)) || (wrap ?? (crown ? false : store.sequentialWrap))
             guard wraps else { return nil }
-            p = forward ? range.lowerBound : range.upperBound - 1
+            next = forward ? range.lowerBound : range.upperBound - 1
         }
-        return store.entrySlot(seq.order[p], forward: forward)
+        return store.entrySlot(seq.order[next], forward: forward)
     }
 }

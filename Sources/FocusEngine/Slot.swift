@@ -59,7 +59,7 @@ struct Slot: Sendable {
         self.candidate = candidate
         self.hadChildren = hadChildren
         if frame != nil { set(Self.hasFrameBit, true) }
-        if let f = node.focusable { set(Self.focusableGivenBit, true); set(Self.focusableBit, f) }
+        if let focusable = node.focusable { set(Self.focusableGivenBit, true); set(Self.focusableBit, focusable) }
         section = node.section == true
         modal = node.modal == true
         userDefault = node.defaultFocus?.priority == .userInitiated
@@ -117,8 +117,8 @@ struct Slot: Sendable {
     private static let scrollBit: UInt32 = 1 << 12, virtualBit: UInt32 = 1 << 13
     private static let focusableGivenBit: UInt32 = 1 << 14, focusableBit: UInt32 = 1 << 15
 
-    @inline(__always) private func bit(_ b: UInt32) -> Bool { bits & b != 0 }
-    @inline(__always) private mutating func set(_ b: UInt32, _ on: Bool) { if on { bits |= b } else { bits &= ~b } }
+    @inline(__always) private func bit(_ mask: UInt32) -> Bool { bits & mask != 0 }
+    @inline(__always) private mutating func set(_ mask: UInt32, _ on: Bool) { if on { bits |= mask } else { bits &= ~mask } }
 
     var alive: Bool { @inline(__always) get { bit(Self.aliveBit) } set { set(Self.aliveBit, newValue) } }
     var disabled: Bool { @inline(__always) get { bit(Self.disabledBit) } set { set(Self.disabledBit, newValue) } }
