@@ -107,24 +107,29 @@ extension SceneStore {
             var beam = v.bestBeam, out = v.bestOut
             v = BestTargets(slots: [], frames: [], s: v.s, direction: dir, focused: -1, container: c, isRoot: isRoot, clip: nil)
             // Measured first, materialized after: `item` mutates `slots` and `collections`, which a
-            // live iteration or visitor would otherwise make it copy whole, once per move.
-            var found: [(col: Int, beam: (Int, Measure)?, out: (Int, Measure)?)] = []
-            for col in collections.keys where isRoot || isInside(col, c) {
-                let exclude = focusedItem?.collection == col ? focusedItem?.index : nil
-                let (b, o) = latticeBest(col, source: source, direction: dir, wantBeam: true, wantOut: !beamOnly,
-                                         exclude: exclude, clip: scrollClip)
-                if b != nil || o != nil { found.append((col, b, o)) }
-            }
-            // Only an item that can win (a lower score, or a tie that tree order decides) gets a slot.
-            for (col, b, o) in found {
-                if let (i, m) = b, beam.map({ m.score <= $0.measure.score }) ?? true,
-                   let vs = item(col, i), beam.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
-                    beam = Scored(slot: vs, measure: m)
+            // live iteration or visitor would otherwise make it copy whole, once per move. (On the
+            // stack: a move allocates little.)
+            typealias Found = (col: Int, beam: (Int, Measure)?, out: (Int, Measure)?)
+            withUnsafeTemporaryAllocation(of: Found.self, capacity: collections.count) { found in
+                var n = 0
+                for col in collections.keys where isRoot || isInside(col, c) {
+                    let exclude = focusedItem?.collection == col ? focusedItem?.index : nil
+                    let (b, o) = latticeBest(col, source: source, direction: dir, wantBeam: true, wantOut: !beamOnly,
+                                             exclude: exclude, clip: scrollClip)
+                    if b != nil || o != nil { found.initializeElement(at: n, to: (col, b, o)); n += 1 }
                 }
-                if let (i, m) = o, out.map({ m.score <= $0.measure.score }) ?? true,
-                   let vs = item(col, i), out.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
-                    out = Scored(slot: vs, measure: m)
+                // Only an item that can win (a lower score, or a tie that tree order decides) gets a slot.
+                for (col, b, o) in found[..<n] {
+                    if let (i, m) = b, beam.map({ m.score <= $0.measure.score }) ?? true,
+                       let vs = item(col, i), beam.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
+                        beam = Scored(slot: vs, measure: m)
+                    }
+                    if let (i, m) = o, out.map({ m.score <= $0.measure.score }) ?? true,
+                       let vs = item(col, i), out.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
+                        out = Scored(slot: vs, measure: m)
+                    }
                 }
+                // Found is trivial: nothing to deinitialize.
             }
             if beamOnly || (horizontal && beam != nil) { out = nil }
             if let o = out, let b = beam, o.measure.score > b.measure.score { out = nil }

@@ -354,7 +354,11 @@ extension SceneSession {
                 if a != b { changed.append(a) }
             }
         }
-        var events = [draft(.focus, from: oldId, to: newId, cause: cause, track: track)]
+        // Room for the materialize and scroll events when the scene can have them, so that the
+        // array is allocated once.
+        var events: [Event] = []
+        events.reserveCapacity(store.scrolls.isEmpty && store.collections.isEmpty ? 3 : 5)
+        events.append(draft(.focus, from: oldId, to: newId, cause: cause, track: track))
         if !changed.isEmpty {
             var e = draft(.bindings, track: track)
             e.bindings = changed
@@ -374,7 +378,7 @@ extension SceneSession {
             a11yId = newId
             hints.accessibility = target ?? -1
         }
-        if let target { events += itemAndScrollEvents(target, track: track, cause: cause) }
+        if let target { itemAndScrollEvents(target, track: track, cause: cause, into: &events) }
         collectVirtuals()
         return Outcome(events: stamp(events), moved: true)
     }
@@ -382,8 +386,7 @@ extension SceneSession {
     /// After a change of focus onto `target`: `materialize` when it is a virtual item (not on a
     /// hand-over to it), then the `scroll` events of the containers that scrolled to show it
     /// (main track only), innermost first (focus.md §12).
-    mutating func itemAndScrollEvents(_ target: Int, track: Track, cause: Cause) -> [Event] {
-        var events: [Event] = []
+    mutating func itemAndScrollEvents(_ target: Int, track: Track, cause: Cause, into events: inout [Event]) {
         if let v = store.virtualItem(target), cause.kind != .virtualized {
             var e = draft(.materialize)
             e.node = store.slots[v.collection].id
@@ -393,7 +396,6 @@ extension SceneSession {
         if track == .main {
             for (c, _) in store.scrollToShow(target) { events.append(scrollEvent(c, cause: cause)) }
         }
-        return events
     }
 
     func scrollEvent(_ c: Int, cause: Cause) -> Event {
@@ -492,7 +494,7 @@ extension SceneSession {
         }
         if let p = pendingItemEvents {
             pendingItemEvents = nil
-            events += itemAndScrollEvents(p.slot, track: .main, cause: p.cause)
+            itemAndScrollEvents(p.slot, track: .main, cause: p.cause, into: &events)
         }
         collectVirtuals()
         // Ambiguous bindings: all of them after a replace, those the patches carry after an update.
