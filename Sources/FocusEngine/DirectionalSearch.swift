@@ -87,9 +87,13 @@ extension SceneStore {
         switch input.strategy {
         case .bruteForce:
             v.wantOut = !beamOnly
-            index.forEachFiled { slot in
-                v.origin = spaceOrigin(Int(index.grid[slot]))
-                v.visit(slot)
+            if spaces.count == 1 {
+                index.forEachFiled { v.visit($0) }
+            } else {
+                index.forEachFiled { slot in
+                    v.origin = spaceOrigin(Int(index.grid[slot]))
+                    v.visit(slot)
+                }
             }
         case .spatialIndex:
             scanSpaces(in: c, direction: dir, source: source, beamOnly: true, clip: clip, visitor: &v)
