@@ -160,6 +160,13 @@ if CommandLine.arguments.contains("--goto") {
     do { try gotoBench() } catch { print("FocusBench --goto failed: \(error)") }
     exit(0)
 }
+if let k = CommandLine.arguments.firstIndex(of: "--profile") {
+    let args = CommandLine.arguments
+    let what = k + 1 < args.count ? args[k + 1] : ""
+    let count = k + 2 < args.count ? Int(args[k + 2]) ?? 20_000 : 20_000
+    do { try profileBench(what, count: count) } catch { print("FocusBench --profile failed: \(error)") }
+    exit(0)
+}
 let quick = CommandLine.arguments.contains("--quick")
 let sizes = [1_000, 10_000, 100_000]
 let runs = quick ? 3 : 5
@@ -342,13 +349,7 @@ do {
 do {
     print("")
     // An 8-column grid of 10^9 slots inside a vertical page scroll container, focus in the middle.
-    let collection = Node(
-        id: "catalog", frame: Rect(x: 60, y: 100, width: 0, height: 0),
-        collection: Collection(count: 1_000_000_000, layout: .grid, itemWidth: 200, itemHeight: 112, spacing: 20, columns: 8))
-    let page = Node(
-        id: "page", frame: Rect(x: 0, y: 0, width: 1920, height: 1080),
-        scroll: Scroll(axis: .vertical, contentWidth: 1920, contentHeight: 132 * 125_000_000 + 200), children: [collection])
-    let big = try SceneSession(scene: Scene(name: "billion", root: Node(id: "root", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), children: [page])))
+    let big = try SceneSession(scene: billionScene())
     let moves = quick ? 2_000 : 10_000
     let (billion, _) = try timeMoves(big, strategy: .spatialIndex, moves: moves, runs: runs, start: "catalog#500000004")
     let (scene, start, _) = tvScene(nodes: 1_000)
@@ -356,20 +357,14 @@ do {
     print("move in a 1,000,000,000-item collection (in a scroll container): \(format(billion * 1e6, decimals: 2)) µs; 1,000-node scene: \(format(small * 1e6, decimals: 2)) µs")
     print("  ratio \(format(billion / small, decimals: 2))×   goal ≤2×   \(verdict(billion <= 2 * small))")
     // Where it goes: the same grid without the scroll container, and at a low index (cost vs count).
-    let bare = try SceneSession(scene: Scene(name: "bare", root: Node(id: "root", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), children: [collection])))
+    let bare = try SceneSession(scene: billionScene(scrolled: false))
     let (noScroll, _) = try timeMoves(bare, strategy: .spatialIndex, moves: moves, runs: runs, start: "catalog#500000004")
     let (low, _) = try timeMoves(bare, strategy: .spatialIndex, moves: moves, runs: runs, start: "catalog#4")
     print("  diagnostic: the same collection outside a scroll container \(format(noScroll * 1e6, decimals: 2)) µs at index 500,000,004, \(format(low * 1e6, decimals: 2)) µs at index 4")
 
     // ScrollTo back and forth on a rail holding `built` items.
     func scrollCost(built: Int) throws -> Double {
-        let items = (0..<built).map { i in
-            Node(id: "i\(i)", frame: Rect(x: Double(i) * 220, y: 0, width: 200, height: 112), focusable: true)
-        }
-        let rail = Node(
-            id: "rail", frame: Rect(x: 0, y: 100, width: 1920, height: 112),
-            scroll: Scroll(axis: .horizontal, contentWidth: Double(max(built, 10)) * 220, contentHeight: 112), children: items)
-        var session = try SceneSession(scene: Scene(name: "rail", root: Node(id: "root", frame: Rect(x: 0, y: 0, width: 1920, height: 1080), children: [rail])))
+        var session = try SceneSession(scene: railScene(built: built))
         let calls = quick ? 200 : 1_000
         let clock = ContinuousClock()
         var samples: [Double] = []

@@ -79,7 +79,7 @@ extension SceneStore {
         let horizontal = dir.isHorizontal
         let beamOnly = policy == .tvos
         let isRoot = c == root
-        let clip: Rect? = isRoot ? nil : reach(c)
+        let clip: Rect? = isRoot ? nil : sceneReach(c)
         if !isRoot && clip == nil { return nil }
         let scrollClip = scrollClip(focused: input.focused)
         var v = BestTargets(slots: slots, frames: index.frame, s: CanonRect(source, dir), direction: dir,
@@ -87,47 +87,84 @@ extension SceneStore {
         switch input.strategy {
         case .bruteForce:
             v.wantOut = !beamOnly
-            index.forEachFiled { v.visit($0) }
+            if spaces.count == 1 {
+                index.forEachFiled { v.visit($0) }
+            } else {
+                index.forEachFiled { slot in
+                    v.origin = spaceOrigin(Int(index.grid[slot]))
+                    v.visit(slot)
+                }
+            }
         case .spatialIndex:
-            index.scan(direction: dir, source: source, beamOnly: true, clip: clip, visitor: &v)
+            scanSpaces(in: c, direction: dir, source: source, beamOnly: true, clip: clip, visitor: &v)
             if !beamOnly && !(horizontal && v.bestBeam != nil) {
                 v.wantBeam = false
                 v.wantOut = true
                 v.cap = v.bestBeam?.measure.score ?? .infinity
-                index.scan(direction: dir, source: source, beamOnly: false, clip: clip, visitor: &v)
+                scanSpaces(in: c, direction: dir, source: source, beamOnly: false, clip: clip, visitor: &v)
                 if let o = v.bestOut, o.measure.score > v.cap { v.bestOut = nil }
             }
         }
         if !collections.isEmpty {
             // Virtual items compete as if built (focus.md §12): each collection's best, by arithmetic.
-            let focusedItem = input.focused.flatMap { virtualSlots[$0] }
+            let focusedItem = input.focused.flatMap { virtualItem($0) }
             var beam = v.bestBeam, out = v.bestOut
             v = BestTargets(slots: [], frames: [], s: v.s, direction: dir, focused: -1, container: c, isRoot: isRoot, clip: nil)
             // Measured first, materialized after: `item` mutates `slots` and `collections`, which a
-            // live iteration or visitor would otherwise make it copy whole, once per move.
-            var found: [(col: Int, beam: (Int, Measure)?, out: (Int, Measure)?)] = []
-            for col in collections.keys where isRoot || isInside(col, c) {
-                let exclude = focusedItem?.collection == col ? focusedItem?.index : nil
-                let (b, o) = latticeBest(col, source: source, direction: dir, wantBeam: true, wantOut: !beamOnly,
-                                         exclude: exclude, clip: scrollClip)
-                if b != nil || o != nil { found.append((col, b, o)) }
-            }
-            // Only an item that can win (a lower score, or a tie that tree order decides) gets a slot.
-            for (col, b, o) in found {
-                if let (i, m) = b, beam.map({ m.score <= $0.measure.score }) ?? true,
-                   let vs = item(col, i), beam.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
-                    beam = Scored(slot: vs, measure: m)
+            // live iteration or visitor would otherwise make it copy whole, once per move. (On the
+            // stack: a move allocates little.)
+            typealias Found = (col: Int, beam: (Int, Measure)?, out: (Int, Measure)?)
+            withUnsafeTemporaryAllocation(of: Found.self, capacity: collections.count) { found in
+                var n = 0
+                for col in collections.keys where isRoot || isInside(col, c) {
+                    let exclude = focusedItem?.collection == col ? focusedItem?.index : nil
+                    let (b, o) = latticeBest(col, source: source, direction: dir, wantBeam: true, wantOut: !beamOnly,
+                                             exclude: exclude, clip: scrollClip)
+                    if b != nil || o != nil { found.initializeElement(at: n, to: (col, b, o)); n += 1 }
                 }
-                if let (i, m) = o, out.map({ m.score <= $0.measure.score }) ?? true,
-                   let vs = item(col, i), out.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
-                    out = Scored(slot: vs, measure: m)
+                // Only an item that can win (a lower score, or a tie that tree order decides) gets a slot.
+                for (col, b, o) in found[..<n] {
+                    if let (i, m) = b, beam.map({ m.score <= $0.measure.score }) ?? true,
+                       let vs = item(col, i), beam.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
+                        beam = Scored(slot: vs, measure: m)
+                    }
+                    if let (i, m) = o, out.map({ m.score <= $0.measure.score }) ?? true,
+                       let vs = item(col, i), out.map({ $0.isBeaten(by: vs, m, slots: slots) }) ?? true {
+                        out = Scored(slot: vs, measure: m)
+                    }
                 }
+                // Found is trivial: nothing to deinitialize.
             }
             if beamOnly || (horizontal && beam != nil) { out = nil }
             if let o = out, let b = beam, o.measure.score > b.measure.score { out = nil }
-            return Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: precedes)?.slot
+            // (A closure over `slots` alone: `precedes` itself would capture, so copy, the whole store.)
+            let all = slots
+            return Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: { Self.precedes(all, $0, $1) })?.slot
         }
-        return Winner.combine(beam: v.bestBeam, out: v.bestOut, horizontal: horizontal, precedes: precedes)?.slot
+        let all = slots
+        return Winner.combine(beam: v.bestBeam, out: v.bestOut, horizontal: horizontal, precedes: { Self.precedes(all, $0, $1) })?.slot
+    }
+
+    /// Scans the grid of every space that can hold targets inside `c` (its own, and those of the
+    /// scroll containers inside it), each with the query translated into the space's coordinates;
+    /// the visitor measures in scene coordinates.
+    func scanSpaces<V: SpaceVisitor>(in c: Int, direction: Direction, source: Rect, beamOnly: Bool, clip: Rect?,
+                                     visitor v: inout V) {
+        let own = slots[c].space
+        for k in spaces.indices {
+            guard let sp = spaces[k] else { continue }
+            guard k == own || c == root || (sp.container >= 0 && isInside(sp.container, c)) else { continue }
+            let o = spaceOrigin(k)
+            v.origin = o
+            if k == 0 {
+                index.scan(direction: direction, source: source, beamOnly: beamOnly, clip: clip, visitor: &v)
+            } else {
+                let t = (x: -o.x, y: -o.y)
+                index.scan(grid: k, direction: direction, source: source.offset(by: t), beamOnly: beamOnly,
+                           clip: clip?.offset(by: t), visitor: &v)
+            }
+        }
+        v.origin = (0, 0)
     }
 
     /// The slot of a remembered or programmatic id: a node, or a virtual item (materialized).
@@ -166,11 +203,14 @@ extension SceneStore {
             var stack = [winner]
             while let x = stack.popLast() {
                 stack.append(contentsOf: slots[x].children)
-                if slots[x].candidate { v.visit(x) }
+                if slots[x].candidate, index.filedFrame(x) != nil {
+                    v.origin = spaceOrigin(Int(index.grid[x]))
+                    v.visit(x)
+                }
             }
         case .spatialIndex:
-            if let clip = reach(winner) {
-                index.scan(direction: input.direction, source: input.source, beamOnly: false, clip: clip, visitor: &v)
+            if let clip = sceneReach(winner) {
+                scanSpaces(in: winner, direction: input.direction, source: input.source, beamOnly: false, clip: clip, visitor: &v)
             }
         }
         var best = v.best
@@ -244,10 +284,17 @@ extension SceneStore {
     }
 }
 
+/// A scan visitor fed from several spaces: `origin` is where the space being scanned lies in the
+/// scene, added to the filed frames it reads.
+protocol SpaceVisitor: ScanVisitor {
+    var origin: (x: Double, y: Double) { get set }
+}
+
 /// The best in-beam and out-of-beam targets inside a container (focus.md §2), fed by a scan.
-struct BestTargets: ScanVisitor {
+struct BestTargets: SpaceVisitor {
     let slots: [Slot]
     let frames: [Rect]
+    var origin: (x: Double, y: Double) = (0, 0)
     let s: CanonRect
     let direction: Direction
     let focused: Int
@@ -272,7 +319,7 @@ struct BestTargets: ScanVisitor {
     }
 
     mutating func visit(_ slot: Int) {
-        var fr = frames[slot]
+        var fr = frames[slot].offset(by: origin)
         if let clip { guard let c = clip.effective(slots, slot, fr) else { return }; fr = c }
         let m = Measure(s: s, d: CanonRect(fr, direction))
         guard m.inDirection else { return }
@@ -291,9 +338,10 @@ struct BestTargets: ScanVisitor {
 }
 
 /// The best candidate of a section in direction with the beam ignored (the entering rule 3).
-struct BestInDirection: ScanVisitor {
+struct BestInDirection: SpaceVisitor {
     let slots: [Slot]
     let frames: [Rect]
+    var origin: (x: Double, y: Double) = (0, 0)
     let s: CanonRect
     let direction: Direction
     let focused: Int
@@ -305,7 +353,7 @@ struct BestInDirection: ScanVisitor {
 
     mutating func visit(_ x: Int) {
         guard slots[x].candidate, x != focused else { return }
-        var fr = frames[x]
+        var fr = frames[x].offset(by: origin)
         if let clip { guard let c = clip.effective(slots, x, fr) else { return }; fr = c }
         let m = Measure(s: s, d: CanonRect(fr, direction))
         guard m.inDirection else { return }

@@ -65,7 +65,7 @@ extension SceneStore {
             for (k, d) in dirs.enumerated() {
                 let result = directionalMove(MoveInput(focused: c, source: r, direction: d, strategy: .spatialIndex, remembered: [:]))
                 // A move onto a virtual item goes somewhere, to no node Lint checks (focus.md §12).
-                if case .focus(let t) = result, t != c { edges[c][k] = virtualSlots[t] != nil ? -2 : t }
+                if case .focus(let t) = result, t != c { edges[c][k] = virtualItem(t) != nil ? -2 : t }
             }
             collectVirtuals(keep: nil, nil)
         }
@@ -73,7 +73,7 @@ extension SceneStore {
         for (c, o) in sentOffsets { setOffset(c, x: o.x, y: o.y) }
         // unreachable: not reached from the default focus by directional moves.
         // (A virtual item as the default focus has no edges of its own: the check needs a node.)
-        if let start = defaultTarget(at: root), start < edges.count, virtualSlots[start] == nil {
+        if let start = defaultTarget(at: root), start < edges.count, virtualItem(start) == nil {
             var seen = Array(repeating: false, count: slots.count)
             var queue = [start]
             seen[start] = true
@@ -199,11 +199,15 @@ extension SceneStore {
             total += k * (k - 1) / 2
             if incomplete { continue }
             marker[g] = g
-            index.query(intersecting: frames[g]) { b in
-                visits += 1
-                guard slots[b].candidate, let h = groupOfSlot[b], marker[h] != g, overlapping(frames[g], frames[h]) else { return }
-                marker[h] = g
-                neighbours[g].append(h)
+            // Each space's grid, queried in its own coordinates (scroll containers' content).
+            for k in spaces.indices where spaces[k] != nil {
+                let o = spaceOrigin(k)
+                index.query(grid: k, intersecting: frames[g].offset(by: (-o.x, -o.y))) { b in
+                    visits += 1
+                    guard slots[b].candidate, let h = groupOfSlot[b], marker[h] != g, overlapping(frames[g], frames[h]) else { return }
+                    marker[h] = g
+                    neighbours[g].append(h)
+                }
             }
             if visits > lintOverlapVisitBudget { incomplete = true }
         }

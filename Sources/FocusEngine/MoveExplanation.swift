@@ -82,7 +82,7 @@ extension SceneSession {
     public var scrollMemory: ScrollMemory { ScrollMemory(offsets: store.scrolls) }
 
     /// Whether the scene has a node `id` (any node, candidate or not).
-    public func contains(node id: String) -> Bool { store.idToSlot[id] != nil }
+    public func contains(node id: String) -> Bool { store.slot(id) != nil }
 
     /// Explains a directional move in `direction` from the current focus without moving it (a
     /// sequential direction throws `.invalidParameter("direction")`). `limit` caps the candidates
@@ -110,7 +110,7 @@ extension SceneSession {
                                   containers: [], decidedBy: "blocked")
         var f: Int?
         if let from {
-            guard let s = store.idToSlot[from] else { throw .noSuchNode(id: from) }
+            guard let s = store.slot(from) else { throw .noSuchNode(id: from) }
             if store.isCandidate(s) { f = s; out.from = from }
         }
         if f == nil && store.policy == .tvos {
@@ -221,7 +221,7 @@ extension SceneStore {
         if isRoot || reach(c) != nil {
             index.forEachFiled { slot in
                 guard filter.accepts(slot) else { return }
-                var frame = index.frame[slot]
+                var frame = filedSceneFrame(slot)
                 if let clip { guard let visible = clip.effective(slots, slot, frame) else { return }; frame = visible }
                 let m = Measure(s: s, d: CanonRect(frame, dir))
                 if !m.inDirection { result.notConsidered += 1; return }
@@ -257,7 +257,7 @@ extension SceneStore {
         }
         result.omitted = max(0, listed.count - max(limit, 1))
         result.candidates = listed.prefix(max(limit, 1)).map { sc in
-            let f = index.frame[sc.slot]
+            let f = filedSceneFrame(sc.slot)
             let d = CanonRect(f, dir)
             let minor = abs((d.t + (d.b - d.t) / 2) - (s.t + (s.b - s.t) / 2))
             return ExplainedCandidate(
@@ -289,7 +289,7 @@ extension SceneStore {
         }
         if landed == winner { return "search" }
         let s = CanonRect(input.source, input.direction)
-        let m = Measure(s: s, d: CanonRect(index.frame[landed], input.direction))
+        let m = Measure(s: s, d: CanonRect(frame(landed) ?? input.source, input.direction))
         return m.inDirection ? "entering: best in direction inside \(slots[winner].id)"
             : "entering: first in sequence inside \(slots[winner].id)"
     }

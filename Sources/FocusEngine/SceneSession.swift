@@ -5,46 +5,6 @@
 // API CONTRACT (shared by FocusService and focusctl): the signatures below are fixed; the bodies
 // are filled in by the engine work.
 
-/// Limits applied to scenes (service.md §2).
-public struct Limits: Hashable, Sendable {
-    public var maxNodes: Int
-    public var maxDepth: Int
-    public var lintMaxCandidates: Int
-
-    public init(maxNodes: Int = 100_000, maxDepth: Int = 100, lintMaxCandidates: Int = 20_000) {
-        self.maxNodes = maxNodes
-        self.maxDepth = maxDepth
-        self.lintMaxCandidates = lintMaxCandidates
-    }
-}
-
-/// What one call did.
-public struct Outcome: Hashable, Sendable {
-    /// The events of the call, in order, already stamped with the scene name and revision.
-    public var events: [Event]
-    /// Human-readable warnings (ambiguous bindings, ...), for the reply and the log.
-    public var warnings: [String]
-    /// `Move`: focus changed (on the track the move was on).
-    public var moved: Bool
-    /// `Send`: the engine acted on the command (moved, activated, edited, focused search).
-    public var consumed: Bool
-
-    public init(events: [Event] = [], warnings: [String] = [], moved: Bool = false, consumed: Bool = false) {
-        self.events = events
-        self.warnings = warnings
-        self.moved = moved
-        self.consumed = consumed
-    }
-}
-
-/// How directional search finds its winner. Both must choose the same node for every move; the
-/// brute-force scan exists as the oracle for tests and as the baseline for the benchmark.
-public enum SearchStrategy: Hashable, Sendable {
-    /// The spatial index (the default).
-    case spatialIndex
-    /// Score every candidate (tests and benchmarks only).
-    case bruteForce
-}
 
 /// One scene with its focus state (both tracks), bindings, remembered section focus and revision.
 ///
@@ -117,7 +77,7 @@ public struct SceneSession: Sendable {
     public var nodeCount: Int { store.nodeCount }
 
     /// Whether a node with this id is in the scene.
-    public func contains(_ id: String) -> Bool { store.idToSlot[id] != nil }
+    public func contains(_ id: String) -> Bool { store.slot(id) != nil }
 
     /// The current revision (bumped once by every call that changes the state).
     public var revision: Int { currentRevision }
@@ -171,186 +131,6 @@ public struct SceneSession: Sendable {
         let before = snapshot()
         store = newStore
         return afterStructuralChange(before)
-    }
-
-    /// `UpdateScene`: upsert subtrees, then remove ids. On error nothing changes.
-    ///
-    /// A patch whose node id exists replaces that node (and its subtree); without `index` it keeps
-    /// its place when `parent` is its current parent, else it goes last. An `index` past the last
-    /// child means last; a negative one is `.invalidParameter("upsert")`. Unknown parents and
-    /// removed ids are `.noSuchNode`; the root can only be replaced by `replace(with:)`.
-    public mutating func update(upsert: [NodePatch], remove: [String]) throws(FocusError) -> Outcome {
-        // Applied in place (no copy of the scene) with an undo log, so a failing patch restores
-        // exactly the tree as it was; a single-node update costs O(size of the change × depth).
-        // An insert logs whether its parent had `children` at all, since undoing a later removal
-        // of that parent brings it back with the inserted child, and only this restores
-        // `children` absent rather than `[]`.
-        enum Undo { case inserted(String, parent: String, parentHadChildren: Bool); case removed(Node, parent: String, index: Int) }
-        let before = snapshot()
-        store.clampIds = scrollIds()
-        defer { store.clampIds = [] }
-        var log: [Undo] = []
-        // New nodes go last in their parent at once; where one asked for an earlier index, the
-        // parent's children are put in the right order once, before anything reads the order
-        // (`flushOrder`): inserting at an index shifts every later sibling, so many inserts among
-        // many siblings would cost their product.
-        var pendingOrder: [Int: [(slot: Int, position: Int?)]] = [:]
-        var reorderedNames: (Set<String>, Set<String>) = ([], [])
-        func flushOrder() {
-            guard !pendingOrder.isEmpty else { return }
-            for (parent, inserts) in pendingOrder { store.reorderChildren(parent, inserts: inserts) }
-            pendingOrder.removeAll()
-            store.refreshFirstHolders(reorderedNames.0, accessibility: reorderedNames.1)
-            reorderedNames = ([], [])
-        }
-        do throws(FocusError) {
-            var check: [String] = []
-            func removeLogged(_ s: Int) {
-                let p = store.slots[s].parent
-                log.append(.removed(store.buildNode(s), parent: store.slots[p].id, index: store.slots[s].indexInParent))
-                check += store.removeSubtree(s)
-            }
-            for p in upsert {
-                if let index = p.index, index < 0 { throw .invalidParameter(parameter: "upsert") }
-                guard var parent = store.idToSlot[p.parent] else { throw .noSuchNode(id: p.parent) }
-                var position = p.index
-                if store.idToSlot[p.node.id] == nil {
-                    // A new node: appended now, put in its place by flushOrder.
-                    let count = store.slots[parent].children.count
-                    try store.validateInsert(p.node, parent: parent)
-                    try store.validatePlacements(p.node, parent: parent)
-                    let parentHadChildren = store.slots[parent].hadChildren
-                    let slot = try store.insertSubtree(p.node, parent: parent, at: count)
-                    log.append(.inserted(p.node.id, parent: p.parent, parentHadChildren: parentHadChildren))
-                    // A collection keeps its children in `index` order whatever the position.
-                    if store.collections[parent] == nil, pendingOrder[parent] != nil || (position ?? count) < count {
-                        pendingOrder[parent, default: []].append((slot, position))
-                        var stack = [p.node]
-                        while let n = stack.popLast() {
-                            for b in n.bindings ?? [] { reorderedNames.0.insert(b.name) }
-                            for b in n.accessibilityBindings ?? [] { reorderedNames.1.insert(b.name) }
-                            stack += n.children ?? []
-                        }
-                    }
-                    var stack = [p.node]
-                    while let n = stack.popLast() {
-                        check += (n.next ?? [:]).values.filter { !$0.isEmpty }
-                        stack += n.children ?? []
-                    }
-                    continue
-                }
-                flushOrder()
-                if let existing = store.idToSlot[p.node.id] {
-                    if existing == store.root {
-                        throw .invalidScene(reason: "the root cannot be replaced by an update; set the scene instead", node: p.node.id)
-                    }
-                    if store.isInside(parent, existing) {
-                        throw .invalidScene(reason: "parent '\(p.parent)' lies inside the node it would receive", node: p.node.id)
-                    }
-                    if position == nil, store.slots[existing].parent == parent { position = store.slots[existing].indexInParent }
-                    removeLogged(existing)
-                    parent = store.idToSlot[p.parent]!
-                }
-                try store.validateInsert(p.node, parent: parent)
-                try store.validatePlacements(p.node, parent: parent)
-                let parentHadChildren = store.slots[parent].hadChildren
-                try store.insertSubtree(p.node, parent: parent, at: position ?? store.slots[parent].children.count)
-                log.append(.inserted(p.node.id, parent: p.parent, parentHadChildren: parentHadChildren))
-                var stack = [p.node]
-                while let n = stack.popLast() {
-                    check += (n.next ?? [:]).values.filter { !$0.isEmpty }
-                    stack += n.children ?? []
-                }
-            }
-            flushOrder()
-            // Removals: checked in order as if one by one (an id inside one removed before is
-            // gone: NoSuchNode), then done as one batch, unless one removed node lies inside
-            // another removed later (rare: then one by one).
-            var tops: [Int] = []
-            var removing = Set<Int>()
-            var nested = false
-            for id in remove {
-                guard let s = store.idToSlot[id], !removing.contains(s) else { throw .noSuchNode(id: id) }
-                if s == store.root { throw .invalidScene(reason: "the root cannot be removed", node: id) }
-                var a = store.slots[s].parent
-                while a >= 0 {
-                    if removing.contains(a) { throw .noSuchNode(id: id) }
-                    a = store.slots[a].parent
-                }
-                removing.insert(s)
-                tops.append(s)
-            }
-            for s in tops {
-                var a = store.slots[s].parent
-                while a >= 0 && !nested {
-                    if removing.contains(a) { nested = true }
-                    a = store.slots[a].parent
-                }
-            }
-            if nested {
-                for s in tops { removeLogged(s) }
-            } else if !tops.isEmpty {
-                // Logged so that undoing (last entry first) puts siblings back lowest index first.
-                let ordered = tops.sorted {
-                    let (a, b) = (store.slots[$0], store.slots[$1])
-                    return a.parent != b.parent ? a.parent < b.parent : a.indexInParent > b.indexInParent
-                }
-                for s in ordered {
-                    log.append(.removed(store.buildNode(s), parent: store.slots[store.slots[s].parent].id, index: store.slots[s].indexInParent))
-                }
-                check += store.removeSubtrees(tops)
-            }
-            for id in check where (store.nextRefs[id] ?? 0) > 0 && store.idToSlot[id] == nil {
-                throw .invalidScene(reason: "next target '\(id)' does not exist", node: store.referrer(of: id))
-            }
-        } catch {
-            pendingOrder.removeAll()  // the inserted nodes go again; the others kept their order
-            // Runs of inserted nodes go as one batch (one by one, undoing a patch of 99,000
-            // inserts that failed at its end would shift the siblings 99,000 times).
-            var run: [String] = []
-            // Whether each inserted node's parent had `children` before it (applied in log order
-            // reversed, so the earliest insert into a parent, applied last, wins).
-            var restoreChildren: [(parent: String, hadChildren: Bool)] = []
-            func undoInserted() {
-                guard !run.isEmpty else { return }
-                let slots = Set(run.compactMap { store.idToSlot[$0] })
-                let tops = slots.filter { s in
-                    var a = store.slots[s].parent
-                    while a >= 0 {
-                        if slots.contains(a) { return false }
-                        a = store.slots[a].parent
-                    }
-                    return true
-                }
-                store.removeSubtrees(Array(tops))
-                run.removeAll()
-                for (parent, hadChildren) in restoreChildren {
-                    if let p = store.idToSlot[parent] { store.slots[p].hadChildren = hadChildren }
-                }
-                restoreChildren.removeAll()
-            }
-            for u in log.reversed() {
-                switch u {
-                case .inserted(let id, let parent, let parentHadChildren):
-                    run.append(id)
-                    restoreChildren.append((parent, parentHadChildren))
-                case .removed(let node, let parent, let index):
-                    undoInserted()
-                    _ = try? store.insertSubtree(node, parent: store.idToSlot[parent]!, at: index)
-                }
-            }
-            undoInserted()
-            throw error
-        }
-        var names = Set<BindingRegistry.Pair>()
-        for p in upsert {
-            var stack = [p.node]
-            while let n = stack.popLast() {
-                names.formUnion((n.bindings ?? []).map { BindingRegistry.Pair(name: $0.name, value: $0.value) })
-                stack += n.children ?? []
-            }
-        }
-        return afterStructuralChange(before, warnFor: names)
     }
 
     /// `Move`. A directional move on the accessibility track throws `.invalidParameter("direction")`.
@@ -534,12 +314,8 @@ extension SceneSession {
         if h >= 0, h < store.slots.count, store.slots[h].alive, store.slots[h].id == id {
             return store.slots[h].candidate ? h : nil
         }
-        guard let s = store.idToSlot[id], store.isCandidate(s) else { return nil }
+        guard let s = store.slot(id), store.isCandidate(s) else { return nil }
         return s
-    }
-
-    func bindingsOf(_ slot: Int, _ track: Track) -> [Binding] {
-        (track == .main ? store.node(slot).bindings : store.node(slot).accessibilityBindings) ?? []
     }
 
     /// An event of this scene, stamped later.
@@ -553,12 +329,6 @@ extension SceneSession {
         Outcome(events: [draft(.blocked, from: focusedId, cause: cause, track: .main)])
     }
 
-    func ambiguity(name: String, value: String?, _ ordered: [Int]) -> String {
-        let a = store.slots[ordered[0]].id, b = store.slots[ordered[1]].id
-        let what = value.map { "\(name) = '\($0)'" } ?? "the Bool binding '\(name)'"
-        return "ambiguous focus binding: nodes '\(a)' and '\(b)' are both bound to \(what); '\(a)', first in tree order, wins"
-    }
-
     /// Records `slot` as the last focused descendant of the remembering sections above it.
     mutating func remember(_ slot: Int) {
         var a = store.slots[slot].parent
@@ -566,76 +336,6 @@ extension SceneSession {
             if store.isSection(a), store.slots[a].remembers { remembered[store.slots[a].id] = store.slots[slot].id }
             a = store.slots[a].parent
         }
-    }
-
-    /// The read values of the bindings that depend on focus at `focus` (Bool names on its path,
-    /// value names of the node itself).
-    func pathReads(_ track: Track, focus: Int?) -> [String: BindingState] {
-        guard let f = focus, !(track == .main ? store.bindings : store.a11yBindings).nodes.isEmpty else { return [:] }
-        var out: [String: BindingState] = [:]
-        var a = f
-        while a >= 0 {
-            for b in bindingsOf(a, track) where b.value == nil { out[b.name] = BindingState(name: b.name, isTrue: true) }
-            a = store.slots[a].parent
-        }
-        for b in bindingsOf(f, track) where b.value != nil && out[b.name] == nil {
-            out[b.name] = BindingState(name: b.name, value: b.value)
-        }
-        return out
-    }
-
-    func unsetRead(_ name: String, _ track: Track) -> BindingState {
-        let reg = track == .main ? store.bindings : store.a11yBindings
-        return reg.isBool(name) ? BindingState(name: name, isTrue: false) : BindingState(name: name)
-    }
-
-    /// Every binding's read value, keyed by name.
-    func allReads(_ track: Track, focus: Int?) -> [String: BindingState] {
-        let reg = track == .main ? store.bindings : store.a11yBindings
-        var out = pathReads(track, focus: focus)
-        for name in reg.nodes.keys where out[name] == nil { out[name] = unsetRead(name, track) }
-        return out
-    }
-
-    /// Every binding's read value in tree order of first appearance.
-    func orderedReads(_ track: Track, focus: Int?) -> [BindingState] {
-        let reg = track == .main ? store.bindings : store.a11yBindings
-        let reads = pathReads(track, focus: focus)
-        var keyed: [(slot: Int, index: Int, name: String)] = []
-        for name in reg.nodes.keys {
-            guard let first = reg.first[name] else { continue }
-            let i = bindingsOf(first, track).firstIndex { $0.name == name } ?? 0
-            keyed.append((first, i, name))
-        }
-        keyed.sort { $0.slot != $1.slot ? store.precedes($0.slot, $1.slot) : $0.index < $1.index }
-        return keyed.map { reads[$0.name] ?? unsetRead($0.name, track) }
-    }
-
-    func focusedValues(_ focus: Int?) -> [String: String] {
-        guard let f = focus else { return [:] }
-        var out: [String: String] = [:]
-        var a = f
-        while a >= 0 {
-            if store.slots[a].hasValues, let values = store.node(a).values { for (k, v) in values where out[k] == nil { out[k] = v } }
-            a = store.slots[a].parent
-        }
-        return out
-    }
-
-    func sceneValues() -> [String: String] {
-        var out: [String: String] = [:]
-        for s in store.sortedInTreeOrder(store.sceneValueNodes) {
-            for (k, v) in store.node(s).sceneValues ?? [:] where out[k] == nil { out[k] = v }
-        }
-        return out
-    }
-
-    /// The outermost `focusEffectDisabled` on the focused path decides; none: on.
-    func effectEnabled(_ focus: Int?) -> Bool {
-        guard let f = focus else { return true }
-        var enabled = true
-        for a in store.path(f) { if let d = store.node(a).focusEffectDisabled { enabled = !d } }
-        return enabled
     }
 
     /// Moves focus on `track` to `target` (nil dismisses) and builds the events; a no-op when it is
@@ -654,7 +354,11 @@ extension SceneSession {
                 if a != b { changed.append(a) }
             }
         }
-        var events = [draft(.focus, from: oldId, to: newId, cause: cause, track: track)]
+        // Room for the materialize and scroll events when the scene can have them, so that the
+        // array is allocated once.
+        var events: [Event] = []
+        events.reserveCapacity(store.scrolls.isEmpty && store.collections.isEmpty ? 3 : 5)
+        events.append(draft(.focus, from: oldId, to: newId, cause: cause, track: track))
         if !changed.isEmpty {
             var e = draft(.bindings, track: track)
             e.bindings = changed
@@ -674,7 +378,7 @@ extension SceneSession {
             a11yId = newId
             hints.accessibility = target ?? -1
         }
-        if let target { events += itemAndScrollEvents(target, track: track, cause: cause) }
+        if let target { itemAndScrollEvents(target, track: track, cause: cause, into: &events) }
         collectVirtuals()
         return Outcome(events: stamp(events), moved: true)
     }
@@ -682,9 +386,8 @@ extension SceneSession {
     /// After a change of focus onto `target`: `materialize` when it is a virtual item (not on a
     /// hand-over to it), then the `scroll` events of the containers that scrolled to show it
     /// (main track only), innermost first (focus.md §12).
-    mutating func itemAndScrollEvents(_ target: Int, track: Track, cause: Cause) -> [Event] {
-        var events: [Event] = []
-        if let v = store.virtualSlots[target], cause.kind != .virtualized {
+    mutating func itemAndScrollEvents(_ target: Int, track: Track, cause: Cause, into events: inout [Event]) {
+        if let v = store.virtualItem(target), cause.kind != .virtualized {
             var e = draft(.materialize)
             e.node = store.slots[v.collection].id
             e.index = v.index
@@ -693,7 +396,6 @@ extension SceneSession {
         if track == .main {
             for (c, _) in store.scrollToShow(target) { events.append(scrollEvent(c, cause: cause)) }
         }
-        return events
     }
 
     func scrollEvent(_ c: Int, cause: Cause) -> Event {
@@ -718,72 +420,6 @@ extension SceneSession {
         var events = events
         for i in events.indices { events[i].revision = currentRevision }
         return events
-    }
-
-    /// Sequential moves (§3) and crown steps on `track`.
-    mutating func sequentialMove(forward: Bool, wrap: Bool?, track: Track, crown: Bool, steps: UInt, cause: Cause) -> Outcome {
-        store.ensureSequence()
-        let start = slot(track)
-        var cur = start
-        var moved = false
-        var steps = steps
-        var taken: UInt = 0
-        while taken < steps {
-            guard let t = sequentialTarget(from: cur, forward: forward, wrap: wrap, crown: crown, track: track), t != cur else { break }
-            cur = t
-            moved = true
-            taken += 1
-            // Back where it started after `taken` steps: only the remainder of the cycle matters.
-            if t == start { steps = taken + (steps - taken) % taken }
-        }
-        guard moved, let cur, cur != start else {
-            collectVirtuals()
-            return Outcome(events: [draft(.blocked, from: track == .main ? focusedId : a11yId, cause: cause, track: track)])
-        }
-        return changeFocus(to: cur, track: track, cause: cause)
-    }
-
-    /// The next/previous candidate after `from` in sequential order (nil: blocked); a collection's
-    /// items are one entry of the order, stepped through by index (focus.md §12).
-    mutating func sequentialTarget(from f: Int?, forward: Bool, wrap: Bool?, crown: Bool, track: Track) -> Int? {
-        guard let seq = store.sequence, !seq.order.isEmpty else { return nil }
-        if let f, store.slots[f].hasNext, let t = store.node(f).next?[forward ? "next" : "previous"] {
-            guard !t.isEmpty, let ts = store.idToSlot[t] else { return nil }
-            if let m = store.innermostModal(f), !store.isInside(ts, m) { return nil }
-            if store.isCandidate(ts) { return ts }
-            guard let r = seq.ranges[ts], !r.isEmpty else { return nil }
-            return store.entrySlot(forward ? seq.order[r.lowerBound] : seq.order[r.upperBound - 1], forward: forward)
-        }
-        var bound = store.root
-        if let f {
-            var a = f
-            while a >= 0 {
-                if crown ? (store.isSection(a) || store.isModal(a)) : store.isModal(a) { bound = a; break }
-                a = store.slots[a].parent
-            }
-        }
-        guard let range = seq.ranges[bound], !range.isEmpty else { return nil }
-        var pos: Int?
-        if let f {
-            if let it = store.itemOf(f), let mp = seq.markerPos[it.collection] {
-                if let j = store.nextCandidateIndex(it.collection, after: it.index, forward: forward) {
-                    return store.item(it.collection, j)
-                }
-                pos = mp
-            } else if f < seq.position.count, seq.position[f] >= 0 {
-                pos = seq.position[f]
-            }
-        }
-        guard let pos, range.contains(pos) else {
-            return store.entrySlot(forward ? seq.order[range.lowerBound] : seq.order[range.upperBound - 1], forward: forward)
-        }
-        var p = pos + (forward ? 1 : -1)
-        if !range.contains(p) {
-            let wraps = (!crown && store.isModal(bound)) || (wrap ?? (crown ? false : store.sequentialWrap))
-            guard wraps else { return nil }
-            p = forward ? range.lowerBound : range.upperBound - 1
-        }
-        return store.entrySlot(seq.order[p], forward: forward)
     }
 
     /// What the observable state looked like before a structural change.
@@ -858,7 +494,7 @@ extension SceneSession {
         }
         if let p = pendingItemEvents {
             pendingItemEvents = nil
-            events += itemAndScrollEvents(p.slot, track: .main, cause: p.cause)
+            itemAndScrollEvents(p.slot, track: .main, cause: p.cause, into: &events)
         }
         collectVirtuals()
         // Ambiguous bindings: all of them after a replace, those the patches carry after an update.

@@ -3,179 +3,6 @@
 // registries the engine looks things up in, and the spatial index of targets. A value type; every
 // change is incremental (O(size of the change × depth)), never a rebuild.
 
-/// A node's own fields (children stripped), shared between copies of the store.
-final class NodeBox: Sendable {
-    let node: Node
-    init(_ node: Node) { self.node = node }
-}
-
-/// Subtree aggregates of a node with children; a leaf's are derived from its frame, so the 10,000
-/// leaves of a grid store none (64 bytes a node less than keeping them in every slot).
-struct Aggregate: Sendable, Equatable {
-    /// The union of the non-empty frames in the subtree (own included): a frameless section's frame.
-    var union: Rect?
-    /// A rectangle holding every target frame of the subtree (candidates, sections' own frames);
-    /// may be larger than needed after removals, which only costs search time.
-    var reach: Rect?
-}
-
-/// One node of the flattened tree, packed (about 90 bytes): 32-bit indices, the optional frame
-/// as a rectangle plus a bit, flags in one word, and the node's own fields kept in a `NodeBox`
-/// only when it has any beyond `id`, `frame` and `focusable` (a plain leaf costs no allocation).
-struct Slot: Sendable {
-    var id: String
-    /// The node's own fields (children stripped), or nil when `id`, `frame` and `focusable` are all.
-    var box: NodeBox?
-    var children: [Int]
-    private var parent32: Int32
-    private var indexInParent32: Int32
-    private var depth32: Int32
-    private var candCount32: Int32
-    private var frameRect: Rect
-    private var bits: UInt32
-
-    init(id: String, node: Node, frame sceneFrame: Rect? = nil, parent: Int, depth: Int, disabled: Bool, candidate: Bool,
-         hadChildren: Bool) {
-        self.id = id
-        // A frame other than the one given (content coordinates, a collection's derived size, a
-        // built item's slot) keeps the given node in the box, so the scene round-trips.
-        let frame = sceneFrame ?? node.frame
-        let plain = frame == node.frame && node.scroll == nil && node.collection == nil && node.index == nil
-            && node.disabled == nil && node.interactions == nil && node.section == nil && node.scope == nil
-            && node.prefersDefaultFocus == nil && node.defaultFocus == nil && node.bindings == nil
-            && node.accessibilityBindings == nil && node.values == nil && node.sceneValues == nil
-            && node.focusEffectDisabled == nil && node.role == nil && node.remembersLastFocus == nil
-            && node.wrap == nil && node.next == nil && node.modal == nil
-        box = plain ? nil : NodeBox(node)
-        children = []
-        parent32 = Int32(parent)
-        indexInParent32 = 0
-        depth32 = Int32(depth)
-        candCount32 = 0
-        let zero = Rect(x: 0, y: 0, width: 0, height: 0)
-        frameRect = frame ?? zero
-        bits = 0
-        alive = true
-        self.disabled = disabled
-        self.candidate = candidate
-        self.hadChildren = hadChildren
-        if frame != nil { set(Self.hasFrameBit, true) }
-        if let f = node.focusable { set(Self.focusableGivenBit, true); set(Self.focusableBit, f) }
-        section = node.section == true
-        modal = node.modal == true
-        userDefault = node.defaultFocus?.priority == .userInitiated
-        hasNext = node.next?.isEmpty == false
-        remembers = node.remembersLastFocus == true
-        wraps = node.wrap != nil
-        hasValues = node.values != nil
-    }
-
-    /// The node's own fields (children stripped).
-    var node: Node {
-        if let box { return box.node }
-        return Node(id: id, frame: frame, focusable: bit(Self.focusableGivenBit) ? bit(Self.focusableBit) : nil)
-    }
-
-    var parent: Int {
-        @inline(__always) get { Int(parent32) }
-        set { parent32 = Int32(newValue) }
-    }
-    var indexInParent: Int {
-        @inline(__always) get { Int(indexInParent32) }
-        set { indexInParent32 = Int32(newValue) }
-    }
-    var depth: Int {
-        @inline(__always) get { Int(depth32) }
-        set { depth32 = Int32(newValue) }
-    }
-    var candCount: Int {
-        @inline(__always) get { Int(candCount32) }
-        set { candCount32 = Int32(newValue) }
-    }
-    /// The node's frame in scene coordinates (as given, except inside scroll containers and in
-    /// collections: see focus.md §12).
-    var frame: Rect? {
-        @inline(__always) get { bit(Self.hasFrameBit) ? frameRect : nil }
-    }
-    /// Moves the frame by (dx, dy) (a scroll of an enclosing container).
-    mutating func shift(_ dx: Double, _ dy: Double) {
-        frameRect.x += dx
-        frameRect.y += dy
-    }
-    /// The aggregates of a node without children: its own frame when not empty.
-    var leafAggregate: Aggregate {
-        let own = frame.flatMap { $0.isEmpty ? nil : $0 }
-        return Aggregate(union: own, reach: own)
-    }
-
-    private static let aliveBit: UInt32 = 1 << 0, disabledBit: UInt32 = 1 << 1, candidateBit: UInt32 = 1 << 2
-    private static let hadChildrenBit: UInt32 = 1 << 3, sectionBit: UInt32 = 1 << 4, modalBit: UInt32 = 1 << 5
-    private static let userDefaultBit: UInt32 = 1 << 6, hasNextBit: UInt32 = 1 << 7, remembersBit: UInt32 = 1 << 8
-    private static let wrapsBit: UInt32 = 1 << 9, hasValuesBit: UInt32 = 1 << 10, hasFrameBit: UInt32 = 1 << 11
-    private static let focusableGivenBit: UInt32 = 1 << 14, focusableBit: UInt32 = 1 << 15
-
-    @inline(__always) private func bit(_ b: UInt32) -> Bool { bits & b != 0 }
-    @inline(__always) private mutating func set(_ b: UInt32, _ on: Bool) { if on { bits |= b } else { bits &= ~b } }
-
-    var alive: Bool { @inline(__always) get { bit(Self.aliveBit) } set { set(Self.aliveBit, newValue) } }
-    var disabled: Bool { @inline(__always) get { bit(Self.disabledBit) } set { set(Self.disabledBit, newValue) } }
-    var candidate: Bool { @inline(__always) get { bit(Self.candidateBit) } set { set(Self.candidateBit, newValue) } }
-    /// The node was given with a `children` array (kept so `scene` round-trips `[]`).
-    var hadChildren: Bool { @inline(__always) get { bit(Self.hadChildrenBit) } set { set(Self.hadChildrenBit, newValue) } }
-    /// Hot flags, copied out of the node so searches do not touch the boxed fields.
-    var section: Bool { @inline(__always) get { bit(Self.sectionBit) } set { set(Self.sectionBit, newValue) } }
-    var modal: Bool { @inline(__always) get { bit(Self.modalBit) } set { set(Self.modalBit, newValue) } }
-    var userDefault: Bool { @inline(__always) get { bit(Self.userDefaultBit) } set { set(Self.userDefaultBit, newValue) } }
-    var hasNext: Bool { @inline(__always) get { bit(Self.hasNextBit) } set { set(Self.hasNextBit, newValue) } }
-    var remembers: Bool { @inline(__always) get { bit(Self.remembersBit) } set { set(Self.remembersBit, newValue) } }
-    var wraps: Bool { @inline(__always) get { bit(Self.wrapsBit) } set { set(Self.wrapsBit, newValue) } }
-    var hasValues: Bool { @inline(__always) get { bit(Self.hasValuesBit) } set { set(Self.hasValuesBit, newValue) } }
-}
-
-/// Where the nodes carrying each binding name are (one registry per track).
-struct BindingRegistry: Sendable {
-    /// One binding: a name with a value, or a Bool binding (nil value).
-    struct Pair: Hashable, Sendable {
-        var name: String
-        var value: String?
-    }
-
-    var nodes: [String: Set<Int>] = [:]
-    /// The holders of each exact binding (ambiguity is more than one holder).
-    var pairs: [Pair: Set<Int>] = [:]
-    /// The first holder of each name in tree order (kept by the store, which can compare order).
-    var first: [String: Int] = [:]
-    var boolCount: [String: Int] = [:]
-    var valueCount: [String: Int] = [:]
-
-    func isBool(_ name: String) -> Bool { (boolCount[name] ?? 0) > 0 }
-
-    mutating func add(_ bindings: [Binding]?, slot: Int) -> String? {
-        guard let bindings else { return nil }
-        var conflict: String?
-        for b in bindings {
-            nodes[b.name, default: []].insert(slot)
-            pairs[Pair(name: b.name, value: b.value), default: []].insert(slot)
-            if b.value == nil { boolCount[b.name, default: 0] += 1 } else { valueCount[b.name, default: 0] += 1 }
-            if isBool(b.name) && (valueCount[b.name] ?? 0) > 0 { conflict = b.name }
-        }
-        return conflict
-    }
-
-    mutating func remove(_ bindings: [Binding]?, slot: Int) {
-        guard let bindings else { return }
-        for b in bindings {
-            let pair = Pair(name: b.name, value: b.value)
-            pairs[pair]?.remove(slot)
-            if pairs[pair]?.isEmpty == true { pairs[pair] = nil }
-            nodes[b.name]?.remove(slot)
-            if nodes[b.name]?.isEmpty == true { nodes[b.name] = nil }
-            if b.value == nil { boolCount[b.name, default: 1] -= 1; if boolCount[b.name] == 0 { boolCount[b.name] = nil } }
-            else { valueCount[b.name, default: 1] -= 1; if valueCount[b.name] == 0 { valueCount[b.name] = nil } }
-        }
-    }
-}
-
 /// Sequential order (focus.md §3), computed lazily and dropped on any change of the tree.
 struct SequenceCache: Sendable {
     var order: [Int]
@@ -223,9 +50,18 @@ struct SceneStore: Sendable {
     /// focus.md §12; see `ScrollStore.swift`.
     var scrolls: [Int: ScrollOffsetXY] = [:]
     var scrollSpecs: [Int: Scroll] = [:]
+    /// Coordinate spaces, numbered as the index's grids: 0 is the scene, every other one a scroll
+    /// container's content (nil: free).
+    var spaces: [ScrollSpace?] = [ScrollSpace(container: -1, offset: ScrollOffsetXY(x: 0, y: 0))]
+    /// Scroll container slot → the space of its content.
+    var spaceOfContainer: [Int: Int] = [:]
     var collections: [Int: CollectionInfo] = [:]
-    /// Materialized virtual items: slot → (collection slot, index). Never in the spatial index.
-    var virtualSlots: [Int: VirtualItem] = [:]
+    /// The slots of the materialized virtual items (`Slot.isVirtual`; collection and index are the
+    /// slot's parent and `indexInParent`). Never in the spatial index.
+    var virtualSlots: [Int] = []
+    /// Slots of dropped virtual items kept for the next one, so that a move onto a virtual item
+    /// reuses one instead of building a slot (a few at most; see `item`).
+    var spareVirtualSlots: [Int] = []
     /// Ids of the form `X#digits`, by prefix `X` (reserved when `X` is a collection).
     var hashIds: [String: Int] = [:]
     /// Scroll containers sent again (same id as before): their offsets are clamped, not rejected.
@@ -304,13 +140,29 @@ struct SceneStore: Sendable {
     @inline(__always) func isUnit(_ slot: Int) -> Bool {
         isSection(slot) || isModal(slot) || slot == root || scrolls[slot] != nil || collections[slot] != nil
     }
-    @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] } }
+    /// The slot of a node, or of a materialized virtual item, by id.
+    @inline(__always) func slot(_ id: String?) -> Int? { id.flatMap { idToSlot[$0] ?? materializedSlot($0) } }
     @inline(__always) func isCandidate(_ slot: Int) -> Bool { slots[slot].alive && slots[slot].candidate }
-    @inline(__always) func frame(_ slot: Int) -> Rect? { slots[slot].frame }
+    /// The frame of `slot` in scene coordinates (a slot keeps it in its space's: see ScrollStore.swift).
+    @inline(__always) func frame(_ slot: Int) -> Rect? {
+        guard let f = slots[slot].frame else { return nil }
+        let k = slots[slot].space
+        return k == 0 ? f : f.offset(by: spaceOrigin(k))
+    }
 
-    /// The subtree aggregates of `slot`: stored for a node with children, else its own frame.
+    /// The subtree aggregates of `slot` in the coordinates of its own space: stored for a node with
+    /// children, else its own frame; a scroll container's are its frame and its content's, shifted
+    /// by its current offset.
     @inline(__always) func aggregate(_ slot: Int) -> Aggregate {
-        slots[slot].children.isEmpty ? slots[slot].leafAggregate : aggregates[slot] ?? slots[slot].leafAggregate
+        if slots[slot].children.isEmpty { return slots[slot].leafAggregate }
+        guard let a = aggregates[slot] else { return slots[slot].leafAggregate }
+        return slots[slot].isScroll ? containerAggregate(slot, content: a) : a
+    }
+
+    /// What `setAggregate` stored: for a scroll container, its content's aggregates in content
+    /// coordinates (without its own frame), which no scroll changes.
+    @inline(__always) func storedAggregate(_ slot: Int) -> Aggregate {
+        slots[slot].isScroll ? aggregates[slot] ?? Aggregate(union: nil, reach: nil) : aggregate(slot)
     }
     @inline(__always) func candUnion(_ slot: Int) -> Rect? { aggregate(slot).union }
     @inline(__always) func reach(_ slot: Int) -> Rect? { aggregate(slot).reach }
@@ -384,11 +236,12 @@ struct SceneStore: Sendable {
             try validatePlacement(n, parent: p)
             var own = n
             own.children = nil
-            let sceneFrame = sceneFrame(of: n, parent: p)
+            let sceneFrame = localFrame(of: n, parent: p)
             let disabled = (p >= 0 ? slots[p].disabled : parentDisabled) || n.disabled == true
             let candidate = n.focusable == true && !disabled && !(sceneFrame?.isEmpty ?? true)
-            let s = Slot(id: n.id, node: own, frame: sceneFrame, parent: p, depth: depth, disabled: disabled,
+            var s = Slot(id: n.id, node: own, frame: sceneFrame, parent: p, depth: depth, disabled: disabled,
                          candidate: candidate, hadChildren: n.children != nil)
+            s.space = p >= 0 ? contentSpace(of: p) : 0
             let slot: Int
             if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
             idToSlot[n.id] = slot
@@ -402,7 +255,7 @@ struct SceneStore: Sendable {
                 }
             }
             created.append(slot)
-            try register(slot)
+            try register(slot, subtree: n)
             let kids = n.children ?? []
             for (i, c) in kids.enumerated().reversed() { stack.append((c, slot, i)) }
         }
@@ -410,23 +263,17 @@ struct SceneStore: Sendable {
         // Aggregates bottom-up within the new subtree.
         for slot in created.reversed() {
             var count = (slots[slot].candidate ? 1 : 0) + virtualCount(slot)
-            var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
-            for c in slots[slot].children {
-                count += slots[c].candCount
-                if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
-            }
+            for c in slots[slot].children { count += slots[c].candCount }
             slots[slot].candCount = count
             if collections[slot] != nil { collections[slot]!.virtualCounted = virtualCount(slot) }
-            var reach = union
-            if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
-            for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
-            setAggregate(slot, Aggregate(union: union, reach: reach))
+            recomputeAggregate(slot)
             refreshTarget(slot)
         }
         // Ancestors grow.
         var added = slots[created[0]].candCount
-        let addedUnion = candUnion(created[0])
-        let addedReach = reach(created[0])
+        // In the space of the subtree's top; shifted into the parent's at each scroll container.
+        var addedUnion = candUnion(created[0])
+        var addedReach = reach(created[0])
         var a = parent
         while a >= 0 {
             if collections[a] != nil {
@@ -437,11 +284,16 @@ struct SceneStore: Sendable {
                 added += now - before
             }
             slots[a].candCount += added
-            var grown = aggregate(a)
+            var grown = storedAggregate(a)
             if let u = addedUnion { grown.union = grown.union.map { $0.union(u) } ?? u }
             if let u = addedReach { grown.reach = grown.reach.map { $0.union(u) } ?? u }
             setAggregate(a, grown)
             if isSection(a) { refreshTarget(a) }
+            if slots[a].isScroll {
+                let t = contentShift(a)
+                addedUnion = addedUnion?.offset(by: t)
+                addedReach = addedReach?.offset(by: t)
+            }
             a = slots[a].parent
         }
         sequence = nil
@@ -482,7 +334,7 @@ struct SceneStore: Sendable {
     }
 
     /// Files the node's fields in the registries; throws on a Bool/value binding clash.
-    private mutating func register(_ slot: Int) throws(FocusError) {
+    private mutating func register(_ slot: Int, subtree: Node) throws(FocusError) {
         let n = node(slot)
         if let name = bindings.add(n.bindings, slot: slot) {
             throw .invalidScene(reason: "binding '\(name)' is used both as a Bool and as a value binding", node: n.id)
@@ -504,7 +356,7 @@ struct SceneStore: Sendable {
         if n.defaultFocus != nil { defaultRegions.insert(slot) }
         if n.prefersDefaultFocus != nil { prefersNodes.insert(slot) }
         for t in (n.next ?? [:]).values where !t.isEmpty { nextRefs[t, default: 0] += 1 }
-        registerScroll(slot)
+        registerScroll(slot, subtree: subtree)
     }
 
     private mutating func unregister(_ slot: Int) {
@@ -567,11 +419,7 @@ struct SceneStore: Sendable {
             while a >= 0, ancestors.insert(a).inserted { a = slots[a].parent }
         }
         for a in ancestors.sorted(by: { slots[$0].depth > slots[$1].depth }) {
-            var union: Rect? = frame(a).flatMap { $0.isEmpty ? nil : $0 }
-            for c in slots[a].children {
-                if let cu = candUnion(c) { union = union.map { $0.union(cu) } ?? cu }
-            }
-            setAggregate(a, Aggregate(union: union, reach: reach(a)))
+            recomputeAggregate(a, keepReach: true)
             if isSection(a) { refreshTarget(a) }
         }
         for name in staleFirst.0 { bindings.first[name] = bindings.nodes[name].flatMap { firstInTreeOrder($0) } }
@@ -663,7 +511,7 @@ struct SceneStore: Sendable {
     mutating func removeSubtree(_ top: Int) -> [String] {
         let parent = slots[top].parent
         var lost = slots[top].candCount
-        let lostUnion = candUnion(top)
+        var lostUnion = candUnion(top)
         var removed: [String] = []
         var staleFirst: (Set<String>, Set<String>) = ([], [])
         // A collection's item: unfiled by index while its fields are still there.
@@ -687,18 +535,15 @@ struct SceneStore: Sendable {
                 lost -= now - before
             }
             slots[a].candCount -= lost
-            if unionMayShrink, let old = candUnion(a), let u = lostUnion {
+            if unionMayShrink, let old = storedAggregate(a).union, let u = lostUnion {
                 if u.minX > old.minX && u.minY > old.minY && u.maxX < old.maxX && u.maxY < old.maxY {
                     unionMayShrink = false
                 } else {
-                    var union: Rect? = frame(a).flatMap { $0.isEmpty ? nil : $0 }
-                    for c in slots[a].children {
-                        if let cu = candUnion(c) { union = union.map { $0.union(cu) } ?? cu }
-                    }
-                    setAggregate(a, Aggregate(union: union, reach: reach(a)))
+                    recomputeAggregate(a, keepReach: true)
                 }
             }
             if isSection(a) { refreshTarget(a) }
+            if slots[a].isScroll { lostUnion = lostUnion?.offset(by: contentShift(a)) }
             a = slots[a].parent
         }
         // The first holders removed: the next ones, once the subtree is gone.
@@ -710,19 +555,26 @@ struct SceneStore: Sendable {
 
     /// The frame a slot competes with in directional search, or nil when it is no target: a
     /// candidate's frame; a section's own frame, or the union of its descendants' frames when it has
-    /// none (focus.md §1), when it is not disabled and holds a candidate.
+    /// none (focus.md §1), when it is not disabled and holds a candidate. In scene coordinates.
     func targetFrame(_ slot: Int) -> Rect? {
+        guard let f = localTargetFrame(slot) else { return nil }
+        let k = slots[slot].space
+        return k == 0 ? f : f.offset(by: spaceOrigin(k))
+    }
+
+    /// `targetFrame` in the coordinates of the slot's space (what the index files).
+    func localTargetFrame(_ slot: Int) -> Rect? {
         let s = slots[slot]
         guard s.alive, !s.disabled else { return nil }
-        if s.candidate { return frame(slot) }
+        if s.candidate { return s.frame }
         guard isSection(slot), s.candCount > 0 else { return nil }
-        if let f = frame(slot), !f.isEmpty { return f }
+        if let f = s.frame, !f.isEmpty { return f }
         guard let u = candUnion(slot), !u.isEmpty else { return nil }
         return u
     }
 
     mutating func refreshTarget(_ slot: Int) {
-        index.set(slot, targetFrame(slot))
+        index.set(slot, localTargetFrame(slot), grid: slots[slot].space)
     }
 
     // MARK: Rebuilding the tree
@@ -738,19 +590,5 @@ struct SceneStore: Sendable {
     var sceneValue: Scene {
         Scene(name: name, root: buildNode(root), layoutDirection: given.layoutDirection, policy: given.policy,
               sequentialWrap: given.sequentialWrap, persist: persist)
-    }
-}
-
-extension Rect {
-    /// The smallest rectangle holding both.
-    func union(_ o: Rect) -> Rect {
-        let x0 = min(minX, o.minX), y0 = min(minY, o.minY)
-        return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
-    }
-
-    /// The area both cover (0 when disjoint).
-    func intersectionArea(_ o: Rect) -> Double {
-        let w = min(maxX, o.maxX) - max(minX, o.minX), h = min(maxY, o.maxY) - max(minY, o.minY)
-        return w > 0 && h > 0 ? w * h : 0
     }
 }

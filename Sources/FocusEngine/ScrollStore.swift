@@ -1,9 +1,13 @@
 // Scroll containers and collections (focus.md §12) in the store.
 //
-// Frames: every slot keeps its frame in scene coordinates; a node inside a scroll container was sent
-// in content coordinates and is translated by the innermost container's viewport origin minus its
-// offset when it is inserted (the given node stays in the slot's box, so the scene round-trips). A
-// scroll moves the container's descendants and re-files them in the spatial index.
+// Frames: every slot keeps its frame in the coordinates of its space, as the client sent it: the
+// scene, or the content of the innermost scroll container above it (`Slot.space`). Each space has
+// its own grid in the spatial index and its aggregates in its own coordinates (a scroll container
+// stores its content's), so a scroll changes one offset: nothing below the container is moved or
+// re-filed, only the aggregates of the container's ancestors are recomputed. The scene position of
+// a space's content origin composes the viewports and offsets of the containers above it
+// (`spaceOrigin`); searches translate their query into each grid's space and measure in scene
+// coordinates.
 //
 // Collections: built items are children with `index`; every other index is a virtual item that
 // exists only as arithmetic on the collection's `Lattice` (index → slot frame). A virtual item gets a
@@ -19,16 +23,44 @@ struct ScrollOffsetXY: Sendable, Hashable {
     var y: Double
 }
 
+/// A scroll container's content space: the container and its current offset.
+struct ScrollSpace: Sendable {
+    var container: Int
+    var offset: ScrollOffsetXY
+}
+
 /// A collection's built and materialized items.
 struct CollectionInfo: Sendable {
     /// The collection's fields (kept here so hot paths do not copy the node out of its box).
     var spec: Collection
     /// index → built child slot (holes included: a built item that is not a candidate).
     var built: [Int: Int] = [:]
-    /// index → materialized virtual slot.
-    var materialized: [Int: Int] = [:]
+    /// index → materialized virtual slot (a few at most: what focus holds).
+    var materialized = SmallIntMap()
     /// What the collection adds to its `candCount` for its virtual items (0 or 1: "has any").
     var virtualCounted = 0
+}
+
+/// A map from Int to Int for a handful of entries: a linear scan, no hashing.
+struct SmallIntMap: Sendable, Sequence {
+    var pairs: [(key: Int, value: Int)] = []
+
+    subscript(_ key: Int) -> Int? {
+        get {
+            for p in pairs where p.key == key { return p.value }
+            return nil
+        }
+        set {
+            if let k = pairs.firstIndex(where: { $0.key == key }) {
+                if let newValue { pairs[k].value = newValue } else { pairs.remove(at: k) }
+            } else if let newValue {
+                pairs.append((key, newValue))
+            }
+        }
+    }
+
+    var isEmpty: Bool { pairs.isEmpty }
+    func makeIterator() -> IndexingIterator<[(key: Int, value: Int)]> { pairs.makeIterator() }
 }
 
 /// A materialized virtual item.
@@ -256,15 +288,13 @@ extension SceneStore {
 
     // MARK: Frames
 
-    /// The scene frame of `n` going under `p`: translated by the innermost scroll container above
-    /// it; a collection's size derived; a built item without a frame in its slot.
-    func sceneFrame(of n: Node, parent p: Int) -> Rect? {
-        let t = translation(under: p)
-        if let i = n.index, p >= 0, let c = node(p).collection, n.frame == nil, let cf = frame(p) {
+    /// The frame of `n` going under `p`, in its space's coordinates: as given; a collection's size
+    /// derived; a built item without a frame in its slot.
+    func localFrame(of n: Node, parent p: Int) -> Rect? {
+        if let i = n.index, p >= 0, let c = node(p).collection, n.frame == nil, let cf = slots[p].frame {
             return Lattice(c, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
         }
         guard var f = n.frame else { return nil }
-        f.x += t.x; f.y += t.y
         if let c = n.collection {
             let size = Lattice.size(c)
             f.width = size.width; f.height = size.height
@@ -272,16 +302,55 @@ extension SceneStore {
         return f
     }
 
-    /// What a child of `p` adds to its content coordinates to get scene coordinates.
-    func translation(under p: Int) -> (x: Double, y: Double) {
-        var a = p
-        while a >= 0 {
-            if let o = scrolls[a], let f = frame(a) { return (f.x - o.x, f.y - o.y) }
-            a = slots[a].parent
-        }
-        return (0, 0)
+    /// The space the children of `p` are in: its content's when it is a scroll container.
+    func contentSpace(of p: Int) -> Int {
+        slots[p].isScroll ? spaceOfContainer[p] ?? slots[p].space : slots[p].space
     }
 
+    /// Where the origin of space `k` is in scene coordinates (the containers above it composed).
+    func spaceOrigin(_ k: Int) -> (x: Double, y: Double) {
+        if k == 0 { return (0, 0) }
+        guard let sp = spaces[k], let f = slots[sp.container].frame else { return (0, 0) }
+        let up = slots[sp.container].space
+        let po = up == 0 ? (x: 0.0, y: 0.0) : spaceOrigin(up)
+        return (f.x + po.x - sp.offset.x, f.y + po.y - sp.offset.y)
+    }
+
+    /// What container `c`'s content coordinates add to get the coordinates of `c`'s own space.
+    func contentShift(_ c: Int) -> (x: Double, y: Double) {
+        guard let o = scrolls[c], let f = slots[c].frame else { return (0, 0) }
+        return (f.x - o.x, f.y - o.y)
+    }
+
+    /// Container `c`'s aggregates in its own space: its frame and its content's (`content`), shifted.
+    func containerAggregate(_ c: Int, content: Aggregate) -> Aggregate {
+        let t = contentShift(c)
+        var union = slots[c].leafAggregate.union
+        if let u = content.union?.offset(by: t) { union = union.map { $0.union(u) } ?? u }
+        var reach = union
+        if let r = content.reach?.offset(by: t) { reach = reach.map { $0.union(r) } ?? r }
+        return Aggregate(union: union, reach: reach)
+    }
+
+    /// `reach(slot)` in scene coordinates.
+    func sceneReach(_ slot: Int) -> Rect? {
+        guard let r = reach(slot) else { return nil }
+        let k = slots[slot].space
+        return k == 0 ? r : r.offset(by: spaceOrigin(k))
+    }
+
+    /// The frame a filed slot was filed with, in scene coordinates.
+    func filedSceneFrame(_ slot: Int) -> Rect {
+        let g = Int(index.grid[slot])
+        return g == 0 ? index.frame[slot] : index.frame[slot].offset(by: spaceOrigin(g))
+    }
+
+    /// What a child of `p` adds to its content coordinates to get scene coordinates.
+    func translation(under p: Int) -> (x: Double, y: Double) {
+        p >= 0 ? spaceOrigin(contentSpace(of: p)) : (0, 0)
+    }
+
+    /// Collection `c`'s slot frames in scene coordinates.
     func lattice(_ c: Int) -> Lattice? {
         guard let coll = collections[c]?.spec, let f = frame(c) else { return nil }
         return Lattice(coll, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
@@ -289,14 +358,28 @@ extension SceneStore {
 
     // MARK: Registries
 
-    mutating func registerScroll(_ slot: Int) {
+    mutating func registerScroll(_ slot: Int, subtree: Node) {
         let n = node(slot)
         if let (prefix, _) = splitVirtualId(n.id) { hashIds[String(prefix), default: 0] += 1 }
-        if let sc = n.scroll, let f = frame(slot) {
+        if let sc = n.scroll, let f = slots[slot].frame {
             var o = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
             clamp(&o, sc, f)
             scrolls[slot] = o
             scrollSpecs[slot] = sc
+            // The content's own grid, shaped by the focusable nodes the container holds.
+            var sumW = 0.0, sumH = 0.0, count = 0
+            var stack = subtree.children ?? []
+            while let d = stack.popLast() {
+                if d.focusable == true, let df = d.frame, !df.isEmpty { sumW += df.width; sumH += df.height; count += 1 }
+                stack += d.children ?? []
+            }
+            let k = index.addGrid(bounds: Rect(x: 0, y: 0, width: max(sc.contentWidth, f.width), height: max(sc.contentHeight, f.height)),
+                                  typicalWidth: count > 0 ? sumW / Double(count) : f.width,
+                                  typicalHeight: count > 0 ? sumH / Double(count) : f.height, expected: max(count, 1))
+            while spaces.count <= k { spaces.append(nil) }
+            spaces[k] = ScrollSpace(container: slot, offset: o)
+            spaceOfContainer[slot] = k
+            slots[slot].isScroll = true
         }
         if let c = n.collection { collections[slot] = CollectionInfo(spec: c) }
     }
@@ -309,6 +392,12 @@ extension SceneStore {
         }
         scrolls[slot] = nil
         scrollSpecs[slot] = nil
+        if let k = spaceOfContainer.removeValue(forKey: slot) {
+            // Unfiles whatever of the content is still filed (the content is released after it).
+            index.removeGrid(k)
+            spaces[k] = nil
+        }
+        slots[slot].isScroll = false
         collections[slot] = nil
     }
 
@@ -357,31 +446,63 @@ extension SceneStore {
     // MARK: Virtual items
 
     /// The slot of item `i` of collection `c`: the built node, or a materialized virtual item; nil
-    /// when `i` is out of range or is not a candidate (a hole, a disabled collection).
+    /// when `i` is out of range or is not a candidate (a hole, a disabled collection). A virtual
+    /// item's frame is arithmetic on the collection's lattice; its slot is a spare one reused when
+    /// there is one (only its id, frame and index change).
     mutating func item(_ c: Int, _ i: Int) -> Int? {
-        guard let info = collections[c], i >= 0, i < info.spec.count else { return nil }
-        if let b = info.built[i] { return isCandidate(b) ? b : nil }
-        if let v = info.materialized[i] { return v }
-        guard !slots[c].disabled, let l = lattice(c) else { return nil }
-        let id = "\(slots[c].id)#\(i)"
-        let f = l.frame(i)
-        var s = Slot(id: id, node: Node(id: id, frame: f, focusable: true), parent: c, depth: slots[c].depth + 1,
-                     disabled: false, candidate: true, hadChildren: false)
-        s.indexInParent = i
+        // One lookup of the collection (hashing is most of what a move onto a virtual item costs).
+        let (known, coll): (Int??, Collection?) = {
+            guard let info = collections[c], i >= 0, i < info.spec.count else { return (.some(nil), nil) }
+            if !info.built.isEmpty, let b = info.built[i] { return (.some(isCandidate(b) ? b : nil), nil) }
+            if let v = info.materialized[i] { return (.some(v), nil) }
+            return (nil, info.spec)
+        }()
+        if let known { return known }
+        guard !slots[c].disabled, let coll, let cf = slots[c].frame else { return nil }
+        var id = slots[c].id
+        id.append("#")
+        id.append(String(i))
+        let f = Lattice(coll, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
         let slot: Int
-        if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
-        idToSlot[id] = slot
-        virtualSlots[slot] = VirtualItem(collection: c, index: i)
+        if let spare = spareVirtualSlots.popLast() {
+            slot = spare
+            slots[slot].id = id
+            slots[slot].setFrame(f)
+            slots[slot].parent = c
+            slots[slot].depth = slots[c].depth + 1
+            slots[slot].alive = true
+            slots[slot].candidate = true
+        } else {
+            var s = Slot(id: id, node: Node(id: id, frame: f, focusable: true), parent: c, depth: slots[c].depth + 1,
+                         disabled: false, candidate: true, hadChildren: false)
+            s.isVirtual = true
+            if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
+        }
+        slots[slot].indexInParent = i
+        slots[slot].space = slots[c].space
+        // Not in `idToSlot`: lookups by id fall back to `materializedSlot`.
+        virtualSlots.append(slot)
         collections[c]!.materialized[i] = slot
         return slot
     }
 
+    /// The collection and index of a materialized virtual item (nil for any other slot).
+    @inline(__always) func virtualItem(_ slot: Int) -> VirtualItem? {
+        slots[slot].isVirtual && slots[slot].alive ? VirtualItem(collection: slots[slot].parent, index: slots[slot].indexInParent) : nil
+    }
+
     /// The collection and index of an item slot (built with `index`, or virtual).
     func itemOf(_ slot: Int) -> VirtualItem? {
-        if let v = virtualSlots[slot] { return v }
+        if let v = virtualItem(slot) { return v }
         let p = slots[slot].parent
         guard p >= 0, collections[p] != nil, let i = node(slot).index else { return nil }
         return VirtualItem(collection: p, index: i)
+    }
+
+    /// The slot of a materialized virtual item by its id (they are not in `idToSlot`).
+    func materializedSlot(_ id: String) -> Int? {
+        guard !virtualSlots.isEmpty, let (c, i) = parseVirtual(id), let i else { return nil }
+        return collections[c]?.materialized[i]
     }
 
     /// A virtual id (`COLLECTION#INDEX`) → its collection and index, when the collection exists.
@@ -391,12 +512,13 @@ extension SceneStore {
     }
 
     mutating func dropVirtual(_ slot: Int) {
-        guard let v = virtualSlots.removeValue(forKey: slot) else { return }
+        guard let v = virtualItem(slot), let k = virtualSlots.firstIndex(of: slot) else { return }
+        virtualSlots.swapAt(k, virtualSlots.count - 1)
+        virtualSlots.removeLast()
         collections[v.collection]?.materialized[v.index] = nil
-        idToSlot[slots[slot].id] = nil
         slots[slot].alive = false
         slots[slot].candidate = false
-        free.append(slot)
+        if spareVirtualSlots.count < 4 { spareVirtualSlots.append(slot) } else { free.append(slot) }
     }
 
     /// Drops the materialized items of collection `slot` (it is being removed).
@@ -407,9 +529,9 @@ extension SceneStore {
 
     /// Drops every materialized virtual item but `keep`.
     mutating func collectVirtuals(keep: Int?, _ keep2: Int?) {
-        // Most calls (twice a move) find only the focused items: no copy of the keys for those.
-        if virtualSlots.allSatisfy({ $0.key == keep || $0.key == keep2 }) { return }
-        for s in Array(virtualSlots.keys) where s != keep && s != keep2 { dropVirtual(s) }
+        // Most calls (twice a move) find only the focused items: nothing to copy or drop.
+        if virtualSlots.allSatisfy({ $0 == keep || $0 == keep2 }) { return }
+        for s in virtualSlots where s != keep && s != keep2 { dropVirtual(s) }
     }
 
     /// The first (forward) or last candidate index of collection `c` after/before `from` (nil: from
@@ -432,32 +554,18 @@ extension SceneStore {
 
     // MARK: Scrolling
 
-    /// Sets container `c`'s offset (clamped); moves its content. Returns whether it changed.
+    /// Sets container `c`'s offset (clamped). Its content keeps its coordinates and its place in
+    /// the index; only the aggregates of `c`'s ancestors follow. Returns whether it changed.
     @discardableResult
     mutating func setOffset(_ c: Int, x: Double, y: Double) -> Bool {
-        guard let old = scrolls[c], let sc = scrollSpecs[c], let vf = frame(c) else { return false }
+        guard let old = scrolls[c], let sc = scrollSpecs[c], let vf = slots[c].frame else { return false }
         var o = ScrollOffsetXY(x: x, y: y)
         clamp(&o, sc, vf)
         if o == old { return false }
         scrolls[c] = o
-        let dx = old.x - o.x, dy = old.y - o.y
-        var stack = slots[c].children
-        var collectionsMoved: [Int] = []
-        while let s = stack.popLast() {
-            slots[s].shift(dx, dy)
-            if var agg = aggregates(s) {
-                agg.union?.x += dx; agg.union?.y += dy
-                agg.reach?.x += dx; agg.reach?.y += dy
-                setAggregate(s, agg)
-            }
-            refreshTarget(s)
-            if collections[s] != nil { collectionsMoved.append(s) }
-            stack.append(contentsOf: slots[s].children)
-        }
-        for col in collectionsMoved {
-            for (_, v) in collections[col]!.materialized { slots[v].shift(dx, dy) }
-        }
-        var a = c
+        if let k = spaceOfContainer[c] { spaces[k]?.offset = o }
+        if isSection(c) { refreshTarget(c) }
+        var a = slots[c].parent
         while a >= 0 {
             recomputeAggregate(a)
             if isSection(a) { refreshTarget(a) }
@@ -469,15 +577,20 @@ extension SceneStore {
     /// The stored aggregates of a slot with children (nil for a leaf).
     func aggregates(_ s: Int) -> Aggregate? { slots[s].children.isEmpty ? nil : aggregate(s) }
 
-    mutating func recomputeAggregate(_ slot: Int) {
-        guard !slots[slot].children.isEmpty else { return }
-        var union: Rect? = frame(slot).flatMap { $0.isEmpty ? nil : $0 }
+    /// Computes `slot`'s stored aggregates from its own frame and its children's (a scroll
+    /// container's from its children's alone, in content coordinates); `keepReach` keeps the
+    /// stored reach (after removals, where a larger one only costs search time).
+    mutating func recomputeAggregate(_ slot: Int, keepReach: Bool = false) {
+        guard !slots[slot].children.isEmpty else { setAggregate(slot, slots[slot].leafAggregate); return }
+        let own = slots[slot].isScroll ? nil : slots[slot].frame.flatMap { $0.isEmpty ? nil : $0 }
+        var union = own
         for c in slots[slot].children {
             if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
         }
         var reach = union
-        if isSection(slot), let f = frame(slot), !f.isEmpty { reach = reach.map { $0.union(f) } ?? f }
+        if isSection(slot), let f = own { reach = reach.map { $0.union(f) } ?? f }
         for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
+        if keepReach { reach = storedAggregate(slot).reach }
         setAggregate(slot, Aggregate(union: union, reach: reach))
     }
 
@@ -488,7 +601,7 @@ extension SceneStore {
         var changed: [(Int, ScrollOffsetXY)] = []
         var a = slots[f].parent
         while a >= 0 {
-            if let old = scrolls[a], let sc = scrollSpecs[a], let vp = frame(a), let fr = frame(f) {
+            if slots[a].isScroll, let old = scrolls[a], let sc = scrollSpecs[a], let vp = frame(a), let fr = frame(f) {
                 let m = sc.margin ?? 0
                 let policy = sc.policy ?? .visible
                 var x = old.x, y = old.y
@@ -529,7 +642,7 @@ extension SceneStore {
         var open = 0
         if let f = focused {
             var a = slots[f].parent
-            while a >= 0 { if scrolls[a] != nil { open += 1 }; a = slots[a].parent }
+            while a >= 0 { if slots[a].isScroll { open += 1 }; a = slots[a].parent }
         }
         if open == scrolls.count { return nil }
         var closed: [Int: Rect] = [:]
@@ -547,7 +660,8 @@ extension SceneStore {
     /// (ties: the lower index), skipping built indices and `exclude`.
     func latticeBest(_ c: Int, source: Rect, direction: Direction, wantBeam: Bool, wantOut: Bool,
                      exclude: Int?, clip: ScrollClip?) -> (beam: (Int, Measure)?, out: (Int, Measure)?) {
-        guard virtualCount(c) > 0, let l = lattice(c), l.count > 0, let info = collections[c] else { return (nil, nil) }
+        guard let info = collections[c], !slots[c].disabled, info.spec.count > info.built.count, let f = frame(c) else { return (nil, nil) }
+        let l = Lattice(info.spec, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
         let s = CanonRect(source, direction)
         var beam: (Int, Measure)?, out: (Int, Measure)?
         var clipRect: Rect?
@@ -564,8 +678,9 @@ extension SceneStore {
             }
             if any { clipRect = r }
         }
+        let anyBuilt = !info.built.isEmpty
         func consider(_ i: Int, _ f: Rect) {
-            if info.built[i] != nil || i == exclude { return }
+            if i == exclude || (anyBuilt && info.built[i] != nil) { return }
             var fr = f
             if let cr = clipRect { guard let x = fr.intersection(cr) else { return }; fr = x }
             let m = Measure(s: s, d: CanonRect(fr, direction))

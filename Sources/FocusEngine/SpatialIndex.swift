@@ -157,24 +157,18 @@ private func ceilCount(_ x: Double) -> Double {
     return i < x ? i + 1 : i
 }
 
-/// Targets filed by slot, with an exact best-first search and a brute-force enumeration.
-///
-/// Levels are anisotropic (cell width and height double independently) and created on first use,
-/// so long thin frames (a row section) get cells of their own shape.
-struct SpatialIndex: Sendable {
-    private(set) var levels: [GridLevel] = []
+/// One coordinate space's stack of levels: the scene's, or a scroll container's content (focus.md
+/// §12), whose targets are filed in content coordinates so that a scroll files nothing again.
+struct IndexGrid: Sendable {
+    var levels: [GridLevel] = []
     /// (kx << 8 | ky) → position in `levels`.
-    private var levelKey: [Int: Int] = [:]
-    private let bounds: Rect
-    private let baseW: Double
-    private let baseH: Double
-    private let maxKX: Int
-    private let maxKY: Int
-    /// Per slot: level (-1: not filed), cell, and the frame it was filed with.
-    private(set) var level: [Int32] = []
-    private var cell: [Int32] = []
-    private(set) var frame: [Rect] = []
-    private(set) var count = 0
+    var levelKey: [Int: Int] = [:]
+    var bounds: Rect
+    var baseW: Double
+    var baseH: Double
+    var maxKX: Int
+    var maxKY: Int
+    var alive = true
 
     /// Lays out the levels for targets of typical size `typical` over `bounds`, for about `n` targets.
     init(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected n: Int) {
@@ -193,7 +187,7 @@ struct SpatialIndex: Sendable {
         maxKY = ky
     }
 
-    private mutating func levelIndex(kx: Int, ky: Int) -> Int {
+    mutating func levelIndex(kx: Int, ky: Int) -> Int {
         let key = kx << 8 | ky
         if let l = levelKey[key] { return l }
         let cw = baseW * Double(1 << kx), ch = baseH * Double(1 << ky)
@@ -202,38 +196,95 @@ struct SpatialIndex: Sendable {
         levelKey[key] = levels.count - 1
         return levels.count - 1
     }
+}
+
+/// Targets filed by slot, with an exact best-first search and a brute-force enumeration.
+///
+/// Levels are anisotropic (cell width and height double independently) and created on first use,
+/// so long thin frames (a row section) get cells of their own shape. Each slot is filed in one
+/// grid: grid 0 is the scene's; `addGrid` makes one per scroll container (the per-slot arrays are
+/// shared, so a grid costs only its cells).
+struct SpatialIndex: Sendable {
+    private(set) var grids: [IndexGrid]
+    private var freeGrids: [Int] = []
+    /// The scene grid's levels.
+    var levels: [GridLevel] { grids[0].levels }
+    /// Per slot: level (-1: not filed), cell, grid, and the frame it was filed with (in its grid's
+    /// coordinates).
+    private(set) var level: [Int32] = []
+    private var cell: [Int32] = []
+    private(set) var grid: [Int32] = []
+    private(set) var frame: [Rect] = []
+    private(set) var count = 0
+    /// How many times a slot was filed or unfiled (the tests' measure of re-indexing).
+    private(set) var updates = 0
+
+    /// Lays out the scene grid for targets of typical size `typical` over `bounds`, for about `n` targets.
+    init(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected n: Int) {
+        grids = [IndexGrid(bounds: bounds, typicalWidth: typicalWidth, typicalHeight: typicalHeight, expected: n)]
+    }
+
+    /// A new, empty grid (a scroll container's content); returns its number.
+    mutating func addGrid(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected n: Int) -> Int {
+        let g = IndexGrid(bounds: bounds, typicalWidth: typicalWidth, typicalHeight: typicalHeight, expected: n)
+        if let k = freeGrids.popLast() { grids[k] = g; return k }
+        grids.append(g)
+        return grids.count - 1
+    }
+
+    /// Unfiles every slot of grid `g` and frees it (its container is gone).
+    mutating func removeGrid(_ g: Int) {
+        guard g > 0, g < grids.count, grids[g].alive else { return }
+        for l in grids[g].levels {
+            for (c, first) in l.head.enumerated() where first >= 0 {
+                for s in [first] + l.more[c] where level[Int(s)] >= 0 && grid[Int(s)] == Int32(g) {
+                    level[Int(s)] = -1
+                    count -= 1
+                }
+            }
+        }
+        grids[g] = IndexGrid(bounds: Rect(x: 0, y: 0, width: 1, height: 1), typicalWidth: 1, typicalHeight: 1, expected: 1)
+        grids[g].alive = false
+        freeGrids.append(g)
+    }
 
     /// Whether `slot` is filed, and with which frame.
     func filedFrame(_ slot: Int) -> Rect? {
         slot < level.count && level[slot] >= 0 ? frame[slot] : nil
     }
 
-    /// Files `slot` with `rect`, or unfiles it when `rect` is nil; a no-op when nothing changes.
-    mutating func set(_ slot: Int, _ rect: Rect?) {
+    /// Files `slot` with `rect` in grid `g`, or unfiles it when `rect` is nil; a no-op when nothing changes.
+    mutating func set(_ slot: Int, _ rect: Rect?, grid g: Int = 0) {
         if slot >= level.count {
             let extra = max(slot + 1, level.count * 2) - level.count
             level.append(contentsOf: repeatElement(-1, count: extra))
             cell.append(contentsOf: repeatElement(-1, count: extra))
+            grid.append(contentsOf: repeatElement(0, count: extra))
             frame.append(contentsOf: repeatElement(Rect(x: 0, y: 0, width: 0, height: 0), count: extra))
         }
         if level[slot] >= 0 {
-            if let rect, rect == frame[slot] { return }
-            let l = Int(level[slot]), c = Int(cell[slot])
-            levels[l].remove(Int32(slot), cell: c)
+            if let rect, rect == frame[slot], grid[slot] == Int32(g) { return }
+            updates += 1
+            let l = Int(level[slot]), c = Int(cell[slot]), old = Int(grid[slot])
+            grids[old].levels[l].remove(Int32(slot), cell: c)
             level[slot] = -1
             count -= 1
         }
         guard let rect else { return }
+        updates += 1
         var kx = 0, ky = 0
+        let (baseW, baseH, maxKX, maxKY) = (grids[g].baseW, grids[g].baseH, grids[g].maxKX, grids[g].maxKY)
         while kx < maxKX && rect.width > baseW * Double(1 << kx) { kx += 1 }
         while ky < maxKY && rect.height > baseH * Double(1 << ky) { ky += 1 }
-        let l = levelIndex(kx: kx, ky: ky)
-        let c = levels[l].geo.row(rect.midY) * levels[l].geo.cols + levels[l].geo.col(rect.midX)
-        levels[l].add(Int32(slot), cell: c, rect: rect)
-        levels[l].geo.maxHalfW = max(levels[l].geo.maxHalfW, rect.width / 2)
-        levels[l].geo.maxHalfH = max(levels[l].geo.maxHalfH, rect.height / 2)
+        let l = grids[g].levelIndex(kx: kx, ky: ky)
+        let geo = grids[g].levels[l].geo
+        let c = geo.row(rect.midY) * geo.cols + geo.col(rect.midX)
+        grids[g].levels[l].add(Int32(slot), cell: c, rect: rect)
+        grids[g].levels[l].geo.maxHalfW = max(geo.maxHalfW, rect.width / 2)
+        grids[g].levels[l].geo.maxHalfH = max(geo.maxHalfH, rect.height / 2)
         level[slot] = Int32(l)
         cell[slot] = Int32(c)
+        grid[slot] = Int32(g)
         frame[slot] = rect
         count += 1
     }
@@ -247,7 +298,7 @@ struct SpatialIndex: Sendable {
     /// `visitor.bound` (a superset; `visit` does the exact test). `beamOnly` skips cells that cannot hold a
     /// frame in the source's beam.
     func scan<V: ScanVisitor>(
-        direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?, visitor: inout V
+        grid gi: Int = 0, direction: Direction, source s: Rect, beamOnly: Bool, clip: Rect?, visitor: inout V
     ) {
         let horizontal = direction.isHorizontal
         let decreasing = direction == .left || direction == .up
@@ -274,7 +325,7 @@ struct SpatialIndex: Sendable {
 
         // Cursors on the stack and cells read through unsafe buffers: a move visits only a few
         // lines, so per-scan allocations and reference counting would otherwise dominate its cost.
-        levels.withUnsafeBufferPointer { lv in
+        grids[gi].levels.withUnsafeBufferPointer { lv in
             withUnsafeTemporaryAllocation(of: ScanCursor.self, capacity: lv.count) { cursors in
                 var n = 0
                 for li in lv.indices {
@@ -372,8 +423,8 @@ struct SpatialIndex: Sendable {
     }
 
     /// Visits every filed slot whose frame may intersect `rect` (a superset).
-    func query(intersecting r: Rect, visit: (Int) -> Void) {
-        for level in levels {
+    func query(grid gi: Int = 0, intersecting r: Rect, visit: (Int) -> Void) {
+        for level in grids[gi].levels {
             let g = level.geo
             let c0 = g.col(r.minX - g.maxHalfW), c1 = g.col(r.maxX + g.maxHalfW)
             let r0 = g.row(r.minY - g.maxHalfH), r1 = g.row(r.maxY + g.maxHalfH)

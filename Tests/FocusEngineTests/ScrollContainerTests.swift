@@ -224,6 +224,35 @@ struct ScrollContainerTests {
         _ = try s.move(.left)
         #expect(s.focused() == "t0" && s.scrollOffset(of: "rail")! == (0, 0))
     }
+
+    @Test("a scroll re-files nothing it holds: its content stays indexed in content coordinates, and moves still find it")
+    func scrollDoesNotReindex() throws {
+        // A page holding a rail of 1,000 tiles inside a section; scrolling either files at most the
+        // sections above them again, however many tiles they hold.
+        let tiles = (0..<1_000).map { button("t\($0)", Double($0) * 220, 0, 200, 100) }
+        let rail = scroller("rail", Rect(x: 100, y: 300, width: 500, height: 100), content: (220_000, 100), tiles)
+        let page = scroller("page", Rect(x: 0, y: 0, width: 1000, height: 700), axis: .vertical, content: (1000, 2000),
+                            section: true, [button("top", 100, 100, 200, 100), rail])
+        var s = try session(scene([page]), focus: "top")
+        let before = s.store.index.updates
+        _ = try s.scrollTo("rail", offsetX: 50_000, offsetY: 0)
+        _ = try s.scrollTo("page", offsetX: 0, offsetY: 200)
+        _ = try s.scrollTo("rail", offsetX: 60_000, offsetY: 0)
+        #expect(s.store.index.updates - before <= 3, "only the page section may be filed again, once per scroll")
+        // The content was not re-filed, yet it is where the scrolls put it: down from "top" (now at
+        // scene y −100) reaches the tile shown at the viewport's left edge (content x 60,060 = t273).
+        #expect(s.store.frame(s.store.idToSlot["t273"]!)! == Rect(x: 100 + 60_060 - 60_000, y: 300 - 200, width: 200, height: 100))
+        _ = try s.move(.down)
+        #expect(s.focused() == "t273")
+        #expect(s.scrollOffset(of: "rail")! == (60_000, 0))
+        // Every move agrees with brute force over the same scrolled scene.
+        var b = s
+        b.searchStrategy = .bruteForce
+        for d in [Direction.right, .right, .up, .down, .left] {
+            _ = try s.move(d); _ = try b.move(d)
+            #expect(s.focused() == b.focused())
+        }
+    }
 }
 
 extension Node {
