@@ -75,6 +75,18 @@ final class FocusInterface {
         var scene: String?
     }
 
+    /// `SetScene`'s parameters, read by ``SceneDecoding`` when it can, else by `Decodable`.
+    private static func setSceneParameters(_ parameters: JSONValue) throws(VarlinkError) -> SetSceneParameters {
+        if let scene = SceneDecoding.scene(parameters: parameters) { return SetSceneParameters(scene: scene) }
+        return try parameters.decodeParameters(SetSceneParameters.self)
+    }
+
+    /// `UpdateScene`'s parameters, read by ``SceneDecoding`` when it can, else by `Decodable`.
+    private static func updateSceneParameters(_ parameters: JSONValue) throws(VarlinkError) -> UpdateSceneParameters {
+        if let p = SceneDecoding.patches(parameters: parameters) { return UpdateSceneParameters(scene: p.scene, upsert: p.upsert, remove: p.remove) }
+        return try parameters.decodeParameters(UpdateSceneParameters.self)
+    }
+
     // MARK: Replies
 
     private struct StateReply: Encodable { var state: FocusState }
@@ -117,7 +129,7 @@ final class FocusInterface {
                     buildScene(context, name: name, carried: Carried(context.takeParameters()), on: worker)
                     break
                 }
-                let p = try context.decodeParameters(SetSceneParameters.self)
+                let p = try Self.setSceneParameters(context.parameters)
                 let (state, warnings) = try hub.setScene(p.scene, by: caller, uid: context.peer.uid)
                 log(warnings, scene: p.scene.name)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
@@ -126,7 +138,7 @@ final class FocusInterface {
                     buildUpdate(context, name: name, carried: Carried(context.takeParameters()), on: worker)
                     break
                 }
-                let p = try context.decodeParameters(UpdateSceneParameters.self)
+                let p = try Self.updateSceneParameters(context.parameters)
                 let (state, warnings) = try hub.updateScene(p.scene, upsert: p.upsert ?? [], remove: p.remove ?? [], by: caller)
                 log(warnings, scene: p.scene)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
@@ -421,11 +433,12 @@ final class FocusInterface {
         building.insert(name)
         if waiting[name] == nil { waiting[name] = [] }
         carried.attempts += 1
+        logger.debug("scene '\(name)': SetScene is built on the worker thread")
         let basis = hub.buildBasis(for: name)
         let eventLoop = context.connection.eventLoop
         worker.runIfActive(eventLoop: eventLoop) { () throws -> Void in
             carried.garbage.removeAll()  // an earlier attempt's
-            let p = try carried.parameters!.decodeParameters(SetSceneParameters.self)
+            let p = try Self.setSceneParameters(carried.parameters!)
             carried.scene = SceneHub.build(p.scene, on: basis)
         }.assumeIsolated().whenComplete { [self] result in
             var again = false
@@ -437,7 +450,7 @@ final class FocusInterface {
             do {
                 let installed: (FocusState, [String])?
                 if carried.attempts > Self.rebuilds {
-                    let p = try carried.parameters!.decodeParameters(SetSceneParameters.self)
+                    let p = try Self.setSceneParameters(carried.parameters!)
                     installed = try hub.setScene(p.scene, by: context.connection.id, uid: context.peer.uid)
                 } else {
                     installed = try hub.install(&carried.scene!, by: context.connection.id, uid: context.peer.uid)
@@ -462,11 +475,12 @@ final class FocusInterface {
         building.insert(name)
         if waiting[name] == nil { waiting[name] = [] }
         carried.attempts += 1
+        logger.debug("scene '\(name)': UpdateScene is built on the worker thread")
         let basis = hub.updateBasis(for: name)
         let eventLoop = context.connection.eventLoop
         worker.runIfActive(eventLoop: eventLoop) { () throws -> Void in
             carried.garbage.removeAll()
-            let p = try carried.parameters!.decodeParameters(UpdateSceneParameters.self)
+            let p = try Self.updateSceneParameters(carried.parameters!)
             carried.update = SceneHub.buildUpdate(name, upsert: p.upsert ?? [], remove: p.remove ?? [], on: basis)
         }.assumeIsolated().whenComplete { [self] result in
             var again = false
@@ -475,7 +489,7 @@ final class FocusInterface {
             do {
                 let installed: (FocusState, [String])?
                 if carried.attempts > Self.rebuilds {
-                    let p = try carried.parameters!.decodeParameters(UpdateSceneParameters.self)
+                    let p = try Self.updateSceneParameters(carried.parameters!)
                     installed = try hub.updateScene(name, upsert: p.upsert ?? [], remove: p.remove ?? [], by: context.connection.id)
                 } else {
                     installed = try hub.installUpdate(&carried.update!, by: context.connection.id)

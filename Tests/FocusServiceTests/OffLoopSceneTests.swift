@@ -14,8 +14,10 @@ extension ServiceSocketTests {
     /// answered only after that lint, a call done on the loop at once.
     @Suite("Scenes built off the event loop")
     struct OffLoopScenes {
-        /// A client whose `Lint` keeps the worker thread busy; its reply is still to come.
-        static func occupyWorker(_ daemon: FocusdProcess) throws -> TestClient {
+        /// A client whose `Lint` keeps the worker thread busy, queued behind two other clients'
+        /// (so that the worker stays busy for a while after all are surely read); its reply is
+        /// still to come.
+        static func occupyWorker(_ daemon: FocusdProcess) throws -> (first: [TestClient], linter: TestClient) {
             var children: [JSONValue] = []
             // Integers and short ids: under 256 KiB, so the message is parsed on the loop and the
             // lint's work is queued on the worker as soon as the message is read.
@@ -23,12 +25,25 @@ extension ServiceSocketTests {
             let scene: JSONValue = [
                 "name": "lint", "root": ["id": "root", "frame": TestScenes.frame(0, 0, 1920, 1080), "children": .array(children)],
             ]
-            let linter = try daemon.connect(timeout: .seconds(60))
             let call = VarlinkCall(method: "io.focusd.Focus.Lint", parameters: ["scene": scene])
             #expect(call.serialized().count < 256 << 10)
+            // Two lints ahead of this one: the worker stays busy long after the wait below.
+            let first = [try daemon.connect(timeout: .seconds(60)), try daemon.connect(timeout: .seconds(60))]
+            for client in first { try client.send(call) }
+            let linter = try daemon.connect(timeout: .seconds(60))
             try linter.send(call)
-            usleep(200_000)  // the lint's 240 KB are read and its work queued before what follows
-            return linter
+            usleep(100_000)  // all three read and queued before what follows
+            return (first, linter)
+        }
+
+        /// A daemon that logs when it starts a build on the worker.
+        static func daemon() throws -> FocusdProcess { try FocusdProcess(devices: ["--no-devices", "--log-level", "debug"]) }
+
+        /// Waits (at most 20 s) until the daemon has logged `count` builds of `scene` by `method`.
+        static func waitForBuild(_ daemon: FocusdProcess, _ method: String, of scene: String, count: Int = 1) {
+            let line = "scene '\(scene)': \(method) is built on the worker thread"
+            let deadline = Date().addingTimeInterval(20)
+            while daemon.log_.components(separatedBy: line).count - 1 < count && Date() < deadline { usleep(2_000) }
         }
 
         /// Waits for `client`'s reply, then whether `earlier`'s had begun to come by then (the
@@ -47,15 +62,16 @@ extension ServiceSocketTests {
 
         @Test("a SetScene of a large scene is built on the worker thread while calls to other scenes are answered, and its reply is the engine's")
         func largeSceneBuiltOnWorker() throws {
-            let daemon = try FocusdProcess()
+            let daemon = try Self.daemon()
             defer { daemon.stop() }
             let other = try daemon.connect()
             try other.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("live", count: 2)])
-            let linter = try Self.occupyWorker(daemon)
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
             let big = TestScenes.grid("big", columns: 50, rows: 40)  // 2,000 tiles, 160 KB: parsed on the loop
             let builder = try daemon.connect(timeout: .seconds(60))
             try builder.send(VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": big]))
-            usleep(50_000)
+            Self.waitForBuild(daemon, "SetScene", of: "big")
             // Another scene's calls are answered at once, the builder's reply still to come.
             for index in 0..<5 {
                 let reply = try other.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "live"])
@@ -73,7 +89,7 @@ extension ServiceSocketTests {
 
         @Test("calls to a scene being replaced wait for the swap and are answered after it, in order, with the monitor's events in the same order")
         func callsToSceneBeingReplacedWait() throws {
-            let daemon = try FocusdProcess()
+            let daemon = try Self.daemon()
             defer { daemon.stop() }
             let owner = try daemon.connect(timeout: .seconds(60))
             try owner.call("io.focusd.Focus.SetScene", ["scene": TestScenes.grid("x", columns: 50, rows: 40)])
@@ -84,19 +100,20 @@ extension ServiceSocketTests {
             let monitor = try daemon.connect().callMore("io.focusd.Focus.Monitor", ["scene": "x"])
             _ = try monitor.next(timeout: .seconds(5))  // its state
 
-            let linter = try Self.occupyWorker(daemon)
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
             // The replacement has other ids: focus on t0_1 goes to the new scene's default, x-0.
             try owner.send(VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": HostileClients.scene("x", tiles: 2_000)]))
-            usleep(50_000)
+            Self.waitForBuild(daemon, "SetScene", of: "x", count: 2)
             let reader = try daemon.connect()
             try reader.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "x"]))
-            usleep(50_000)
+            usleep(20_000)  // read before the mover's
             let mover = try daemon.connect()
             try mover.send(VarlinkCall(method: "io.focusd.Focus.Move", parameters: ["direction": "right", "scene": "x"]))
-            usleep(50_000)
             // Not held: another scene.
             #expect(try other.call("io.focusd.Focus.Move", ["direction": "right", "scene": "live"])["moved"] == true)
-            #expect(try reader.receiveText(timeout: .milliseconds(1)) == nil, "a call to the scene being replaced was answered before the replacement")
+            let early = try reader.receiveText(timeout: .milliseconds(1))
+            #expect(early == nil, "a call to the scene being replaced was answered before the replacement: \(early ?? "")")
 
             let (set, lint) = try Self.reply(of: owner, after: linter)
             #expect(lint, "SetScene was answered before the Lint that held the worker")
@@ -118,7 +135,7 @@ extension ServiceSocketTests {
 
         @Test("a failed off-loop SetScene leaves the old scene, with the engine's error, and the calls that waited get the old scene")
         func failedBuildLeavesOldScene() throws {
-            let daemon = try FocusdProcess()
+            let daemon = try Self.daemon()
             defer { daemon.stop() }
             let owner = try daemon.connect(timeout: .seconds(60))
             try owner.call("io.focusd.Focus.SetScene", ["scene": TestScenes.grid("x", columns: 50, rows: 40)])
@@ -136,9 +153,10 @@ extension ServiceSocketTests {
             do { _ = try SceneSession(scene: decoded) } catch { expectedError = error }
             let expected = try #require(expectedError)
 
-            let linter = try Self.occupyWorker(daemon)
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
             try owner.send(VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": bad]))
-            usleep(50_000)
+            Self.waitForBuild(daemon, "SetScene", of: "x", count: 2)
             let reader = try daemon.connect()
             try reader.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "x"]))
             let (set, lint) = try Self.reply(of: owner, after: linter)
@@ -151,7 +169,7 @@ extension ServiceSocketTests {
 
         @Test("a large UpdateScene is applied to a copy on the worker and swapped in, with the reply and events of the update done in place")
         func largeUpdateBuiltOnWorker() throws {
-            let daemon = try FocusdProcess()
+            let daemon = try Self.daemon()
             defer { daemon.stop() }
             let owner = try daemon.connect(timeout: .seconds(60))
             let initial = TestScenes.row("x", count: 3)
@@ -173,9 +191,10 @@ extension ServiceSocketTests {
             let patch = try parameters.decode(Patch.self)
             let outcome = try session.update(upsert: patch.upsert, remove: patch.remove)
 
-            let linter = try Self.occupyWorker(daemon)
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
             try owner.send(VarlinkCall(method: "io.focusd.Focus.UpdateScene", parameters: parameters))
-            usleep(50_000)
+            Self.waitForBuild(daemon, "UpdateScene", of: "x")
             let reader = try daemon.connect()
             try reader.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "x"]))
             let (update, lint) = try Self.reply(of: owner, after: linter)
