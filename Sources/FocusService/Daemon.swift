@@ -199,10 +199,13 @@ final class DaemonService: Sendable {
         let socket = try SocketPlacement.resolve(options: options, configuration: configuration, logger: logger)
         let configuration = self.configuration
         let logger = self.logger
-        // One worker thread for requests too heavy for the loop (Lint); idle, it sleeps on a
+        // One worker thread for requests too heavy for the loop (Lint, big scenes, trims); idle, it sleeps on a
         // condition variable (no wake-ups).
         let worker = NIOThreadPool(numberOfThreads: 1)
         worker.start()
+        // Below the loop's priority (nice 10, this thread only): a 100,000-node scene built on
+        // the worker must not take the CPU from the loop on a machine with more work than cores.
+        worker.submit { _ in _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }  // 0: the calling thread, on Linux
         let core = try loop.submit {
             NIOLoopBound(
                 DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger, worker: worker),
