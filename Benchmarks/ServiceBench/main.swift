@@ -13,7 +13,11 @@
 //     over 10 s, without devices and with devices on an empty input directory;
 // (d) with --hostile (only that): each expensive valid request of issue 11 on a fresh daemon, next
 //     to a client timing its own Move calls: the request's time, the daemon's peak memory, the
-//     other client's worst wait, whether the daemon survived, and its memory before and after.
+//     other client's worst wait, whether the daemon survived, and its memory before and after
+//     (`--only TEXT`: the requests whose name contains TEXT).
+// (e) with --baseline-focusd PATH (only that, or with --hostile): a 100,000-node SetScene (the
+//     grid of (d)) timed on this focusd and on the one at PATH (e.g. a release build of commit
+//     321f422 in another checkout), alternately in the same run, and the ratio (issue 13: ≤ 0.5).
 // Prints figures and PASS/FAIL next to each goal; asserts nothing.
 import FocusWire
 import Foundation
@@ -104,9 +108,9 @@ final class Daemon {
     /// From starting the process to its first answer on the socket (ms; polled every 0.5 ms).
     private(set) var startToSocket = Double.nan
 
-    init(_ extra: [String], config: String = "[limits]\nmaxConnectionsPerUid = 256\n") throws {
+    init(_ extra: [String], config: String = "[limits]\nmaxConnectionsPerUid = 256\n", binary: String = focusdPath) throws {
         try config.write(toFile: directory + "/focusd.toml", atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: focusdPath)
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--socket", socket, "--config", directory + "/focusd.toml", "--log-level", "warning"] + extra
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         let start = now()
@@ -582,6 +586,8 @@ func hostileBenchmark() throws {
     print("    request                                              its time   peak RSS   other's worst (p99)    survived  RSS start → after")
     typealias Request = (name: String, run: (Daemon) throws -> Void)
     let requests: [Request] = [
+        // The floor: what the timing client waits on this machine, as loaded now, with no request.
+        ("nothing for 2 s (the floor: the machine's own stalls)", { _ in usleep(2_000_000) }),
         ("Lint, 3,000 candidates on one frame (4.5 M pairs)", { d in
             _ = try d.connect().call("io.focusd.Focus.Lint", ["scene": coincidentScene("lint", count: 3_000)])
         }),
@@ -748,13 +754,46 @@ func hostileBenchmark() throws {
     }
 }
 
+/// (e) The same 100,000-node SetScene on this focusd and on `baseline`, alternately, each on its
+/// own daemon; the client writes bytes serialized beforehand and times until the reply's NUL.
+func setSceneComparison(baseline: String) throws {
+    print("\n(e) SetScene of 100,000 nodes (the grid of (d), 399 × 250 tiles), this focusd against \(baseline), alternately, 7 rounds")
+    let bytes = message("io.focusd.Focus.SetScene", ["scene": gridScene("big", columns: 399, rows: 250)])
+    let remove = message("io.focusd.Focus.RemoveScene", ["scene": "big"])
+    var times: [[Double]] = [[], []]
+    let daemons = [try Daemon(["--no-devices"], binary: focusdPath), try Daemon(["--no-devices"], binary: baseline)]
+    defer { for daemon in daemons { daemon.stop() } }
+    let fds = daemons.map { rawConnect($0.socket) }
+    defer { for fd in fds { close(fd) } }
+    var buffer: [UInt8] = []
+    for round in 0..<7 {
+        for which in [round % 2, 1 - round % 2] {
+            let began = now()
+            writeAll(fds[which], bytes)
+            guard readMessage(fds[which], into: &buffer) else { print("    no reply"); return }
+            times[which].append(now() - began)
+            writeAll(fds[which], remove)
+            _ = readMessage(fds[which], into: &buffer)
+            usleep(300_000)
+        }
+    }
+    let medians = times.map { percentile($0, 50) }
+    print("    this focusd: median \(format(medians[0])) (min \(format(times[0].min()!)))   baseline: median \(format(medians[1])) (min \(format(times[1].min()!)))")
+    print("    ratio \(String(format: "%.2f", medians[0] / medians[1]))  (goal ≤ 0.5: \(verdict(medians[0] <= medians[1] / 2)))")
+}
+
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }
 
 print("ServiceBench — \(focusdPath)")
-if arguments.contains("--hostile") {
-    try hostileBenchmark()
+let baselineFocusd: String? = {
+    guard let index = arguments.firstIndex(of: "--baseline-focusd"), arguments.index(after: index) < arguments.endIndex else { return nil }
+    return arguments[arguments.index(after: index)]
+}()
+if arguments.contains("--hostile") || baselineFocusd != nil {
+    if let baselineFocusd { try setSceneComparison(baseline: baselineFocusd) }
+    if arguments.contains("--hostile") { try hostileBenchmark() }
     exit(0)
 }
 try latencyBenchmark()

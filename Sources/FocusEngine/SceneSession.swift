@@ -133,6 +133,40 @@ public struct SceneSession: Sendable {
         return afterStructuralChange(before)
     }
 
+    /// A replacement tree validated and indexed apart from any session, so that the costly part
+    /// of `replace(with:)` can run on another thread; ``replace(swapping:)`` puts it in.
+    public struct PreparedTree: Sendable {
+        var store: SceneStore
+        /// What the preparation depended on: it is valid for a session with these limits and
+        /// these scroll container ids (``scrollContainerIds``), and only for such a session.
+        public let limits: Limits
+        public let scrollContainerIds: Set<String>
+        /// After ``replace(swapping:)``: the tree that was replaced, to be dropped where its
+        /// freeing costs no one (it is as big as the scene).
+        public internal(set) var isSpent = false
+    }
+
+    /// Validates and indexes `scene` as `replace(with:)` would for a session with `limits` and
+    /// the scroll containers `scrollContainerIds`. Touches no session: safe on any thread.
+    public static func prepare(_ scene: Scene, limits: Limits, scrollContainerIds: Set<String>) throws(FocusError) -> PreparedTree {
+        PreparedTree(store: try SceneStore(scene: scene, limits: limits, clampIds: scrollContainerIds),
+                     limits: limits, scrollContainerIds: scrollContainerIds)
+    }
+
+    /// The ids of the scroll containers now in the scene (a replacement is validated against them).
+    public var scrollContainerIds: Set<String> { scrollIds() }
+
+    /// `replace(with:)` with a tree prepared for this session (same limits and scroll container
+    /// ids: the caller checks); same outcome, events and state. `tree` is left holding the old
+    /// tree, for the caller to drop elsewhere.
+    public mutating func replace(swapping tree: inout PreparedTree) -> Outcome {
+        precondition(!tree.isSpent && tree.limits == store.limits && tree.scrollContainerIds == scrollIds())
+        let before = snapshot()
+        swap(&store, &tree.store)
+        tree.isSpent = true
+        return afterStructuralChange(before)
+    }
+
     /// `Move`. A directional move on the accessibility track throws `.invalidParameter("direction")`.
     public mutating func move(
         _ direction: Direction, wrap: Bool? = nil, track: Track = .main, device: String? = nil

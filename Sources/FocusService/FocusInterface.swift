@@ -76,6 +76,18 @@ final class FocusInterface {
         var scene: String?
     }
 
+    /// `SetScene`'s parameters, read by ``SceneDecoding`` when it can, else by `Decodable`.
+    private static func setSceneParameters(_ parameters: JSONValue) throws(VarlinkError) -> SetSceneParameters {
+        if let scene = SceneDecoding.scene(parameters: parameters) { return SetSceneParameters(scene: scene) }
+        return try parameters.decodeParameters(SetSceneParameters.self)
+    }
+
+    /// `UpdateScene`'s parameters, read by ``SceneDecoding`` when it can, else by `Decodable`.
+    private static func updateSceneParameters(_ parameters: JSONValue) throws(VarlinkError) -> UpdateSceneParameters {
+        if let p = SceneDecoding.patches(parameters: parameters) { return UpdateSceneParameters(scene: p.scene, upsert: p.upsert, remove: p.remove) }
+        return try parameters.decodeParameters(UpdateSceneParameters.self)
+    }
+
     // MARK: Replies
 
     private struct StateReply: Encodable { var state: FocusState }
@@ -100,6 +112,14 @@ final class FocusInterface {
     // MARK: Dispatch
 
     func handle(_ context: VarlinkCallContext) throws(VarlinkError) {
+        if let name = waitingScene(of: context) {
+            waiting[name]!.append(context)
+            return
+        }
+        try handleNow(context)
+    }
+
+    private func handleNow(_ context: VarlinkCallContext) throws(VarlinkError) {
         // Memory a large call (its JSON tree, the decoded scene) or a dropped scene frees goes
         // back to the system through MemoryReturn: the Varlink layer and the hub report it.
         let caller = context.connection.id
@@ -109,12 +129,20 @@ final class FocusInterface {
         do {
             switch method {
             case .setScene:
-                let p = try context.decodeParameters(SetSceneParameters.self)
+                if let worker, let name = context.parameters["scene"]?["name"]?.stringValue, Self.isLarge(context.parameters) {
+                    buildScene(context, name: name, carried: Carried(context.takeParameters()), on: worker)
+                    break
+                }
+                let p = try Self.setSceneParameters(context.parameters)
                 let (state, warnings) = try hub.setScene(p.scene, by: caller, uid: context.peer.uid)
                 log(warnings, scene: p.scene.name)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case .updateScene:
-                let p = try context.decodeParameters(UpdateSceneParameters.self)
+                if let worker, let name = context.parameters["scene"]?.stringValue, Self.isLarge(context.parameters) {
+                    buildUpdate(context, name: name, carried: Carried(context.takeParameters()), on: worker)
+                    break
+                }
+                let p = try Self.updateSceneParameters(context.parameters)
                 let (state, warnings) = try hub.updateScene(p.scene, upsert: p.upsert ?? [], remove: p.remove ?? [], by: caller)
                 log(warnings, scene: p.scene)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
@@ -214,6 +242,14 @@ final class FocusInterface {
 
     /// io.focusd.Inspect but `Record` (``InputInterface/record(_:)``, which the daemon routes there).
     func handleInspect(_ context: VarlinkCallContext) throws(VarlinkError) {
+        if let name = waitingScene(of: context) {
+            waiting[name]!.append(context)
+            return
+        }
+        try handleInspectNow(context)
+    }
+
+    private func handleInspectNow(_ context: VarlinkCallContext) throws(VarlinkError) {
         guard let method = InspectMethod(rawValue: context.method), method != .record else {
             throw VarlinkError.methodNotImplemented(context.call.method)
         }
@@ -283,6 +319,198 @@ final class FocusInterface {
             throw error
         } catch {
             throw VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "parameters"])
+        }
+    }
+
+    // MARK: Scenes built off the event loop
+
+    /// From this many JSON values in its parameters (a scene of some 500 plain nodes), a
+    /// `SetScene` or `UpdateScene` is decoded, validated, indexed (or applied to a copy) on the
+    /// worker thread and swapped in on the loop; smaller ones are done at once, in place (a
+    /// one-node update must not copy the scene).
+    static let offLoopValues = 4_096
+    /// Builds of one call done again because what they depended on changed meanwhile, before
+    /// the call is done on the loop instead (a device moving focus in the scene being updated
+    /// at every turn would otherwise keep it from ever being swapped in).
+    static let rebuilds = 2
+
+    /// Scenes with a build under way on the worker.
+    private var building: Set<String> = []
+    /// Calls to a scene being built (or to the active scene when it is), in arrival order: a
+    /// single loop would answer them after the build's call, so they wait for its swap (or its
+    /// failure) and are then run in that order. Calls to other scenes are not held; device
+    /// commands are not held either (a stalled key is a missed key): they act on the scene as
+    /// it stands, and the build is swapped in after them (a replacement keeps focus as it
+    /// would; an update is built again, at most ``rebuilds`` times, if one changed the scene).
+    private var waiting: [String: [VarlinkCallContext]] = [:]
+
+    /// What a call built off the loop carries from one thread to the other: its parameters and,
+    /// once swapped in, what it replaced; both are freed on the worker, where freeing the
+    /// memory of 100,000 nodes holds up no one.
+    private final class Carried: @unchecked Sendable {
+        var parameters: JSONValue?
+        var scene: SceneHub.BuiltScene?
+        var update: SceneHub.BuiltUpdate?
+        var garbage: [any Sendable] = []
+        var attempts = 0
+        init(_ parameters: JSONValue) { self.parameters = parameters }
+        func drop() {
+            parameters = nil
+            scene = nil
+            update = nil
+            garbage.removeAll()
+        }
+    }
+
+    /// Whether `value` holds at least `limit` JSON values (stops counting there).
+    static func isLarge(_ value: JSONValue, limit: Int = offLoopValues) -> Bool {
+        var budget = limit
+        func visit(_ value: JSONValue) -> Bool {
+            budget -= 1
+            if budget <= 0 { return true }
+            switch value {
+            case .array(let elements):
+                for element in elements where visit(element) { return true }
+            case .object(let members):
+                for member in members.values where visit(member) { return true }
+            default:
+                break
+            }
+            return false
+        }
+        return visit(value)
+    }
+
+    /// The scene whose queue `context` must wait in, if any.
+    private func waitingScene(of context: VarlinkCallContext) -> String? {
+        guard !waiting.isEmpty else { return nil }
+        let parameters = context.parameters
+        let name: String?
+        // Inspect's methods (this serves both) are not in FocusMethod: they read the default.
+        switch FocusMethod(rawValue: context.method) {
+        case .listScenes, .lint:
+            return nil
+        case .setScene:
+            name = parameters["scene"]?["name"]?.stringValue
+        case .updateScene, .removeScene, .activateScene:
+            name = parameters["scene"]?.stringValue
+        default:
+            name = parameters["scene"]?.stringValue ?? hub.activeName
+        }
+        guard let name, waiting[name] != nil else { return nil }
+        return name
+    }
+
+    /// A build of `name` ended (swapped in or refused): frees what it left on the worker, then
+    /// runs the calls that waited for it, in order, until one starts another build of `name`.
+    private func buildEnded(_ name: String, _ carried: Carried, on worker: NIOThreadPool, eventLoop: any EventLoop) {
+        building.remove(name)
+        let memory = self.memory
+        worker.runIfActive(eventLoop: eventLoop) { carried.drop() }.assumeIsolated().whenComplete { _ in
+            // The decoded scene, its JSON tree and the replaced tree are gone now.
+            memory?.freed(bytes: 64 << 20)
+        }
+        while !building.contains(name), let next = waiting[name]?.first {
+            waiting[name]!.removeFirst()
+            // A stream for a client that went away would stay subscribed: not started.
+            if next.more && !next.connection.isOpen { continue }
+            do {
+                if next.call.interface == "io.focusd.Inspect" { try handleInspectNow(next) } else { try handleNow(next) }
+            } catch {
+                next.fail(error)
+            }
+        }
+        if !building.contains(name) { waiting[name] = nil }
+    }
+
+    /// The Varlink error a call's handler would have thrown for `error`.
+    private static func callError(_ error: any Error) -> VarlinkError {
+        switch error {
+        case let error as FocusError: return varlinkError(error)
+        case let error as VarlinkError: return error
+        default: return VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "parameters"])
+        }
+    }
+
+    /// `SetScene` of a large scene: decoded, validated and indexed on the worker; swapped in on
+    /// the loop with the same checks, in the same order, as ``SceneHub/setScene(_:by:uid:)``.
+    /// (What was built stays in `carried`, so that no variable on the loop holds the last
+    /// reference to it.)
+    private func buildScene(_ context: VarlinkCallContext, name: String, carried: Carried, on worker: NIOThreadPool) {
+        building.insert(name)
+        if waiting[name] == nil { waiting[name] = [] }
+        carried.attempts += 1
+        logger.debug("scene '\(name)': SetScene is built on the worker thread")
+        let basis = hub.buildBasis(for: name)
+        let eventLoop = context.connection.eventLoop
+        worker.runIfActive(eventLoop: eventLoop) { () throws -> Void in
+            carried.garbage.removeAll()  // an earlier attempt's
+            let p = try Self.setSceneParameters(carried.parameters!)
+            carried.scene = SceneHub.build(p.scene, on: basis)
+        }.assumeIsolated().whenComplete { [self] result in
+            var again = false
+            defer { if !again { buildEnded(name, carried, on: worker, eventLoop: eventLoop) } }
+            if case .failure(let error) = result { return context.fail(Self.callError(error)) }
+            // A connection that closed during the build had its scenes dropped: a single loop
+            // would have installed this one and dropped it then, unless it persists.
+            if !context.connection.isOpen && carried.scene!.persist != true { return }
+            do {
+                let installed: (FocusState, [String])?
+                if carried.attempts > Self.rebuilds {
+                    let p = try Self.setSceneParameters(carried.parameters!)
+                    installed = try hub.setScene(p.scene, by: context.connection.id, uid: context.peer.uid)
+                } else {
+                    installed = try hub.install(&carried.scene!, by: context.connection.id, uid: context.peer.uid)
+                }
+                guard let (state, warnings) = installed else {
+                    // What the build depended on changed: build it again; the calls keep waiting.
+                    carried.garbage.append(carried.scene.take()!)
+                    again = true
+                    return buildScene(context, name: name, carried: carried, on: worker)
+                }
+                log(warnings, scene: name)
+                try reply(context, StateWarningsReply(state: state, warnings: warnings))
+            } catch {
+                context.fail(Self.callError(error))
+            }
+        }
+    }
+
+    /// `UpdateScene` of a large patch: applied to a copy of the scene on the worker; swapped in
+    /// on the loop with the same checks, in the same order, as ``SceneHub/updateScene(_:upsert:remove:by:)``.
+    private func buildUpdate(_ context: VarlinkCallContext, name: String, carried: Carried, on worker: NIOThreadPool) {
+        building.insert(name)
+        if waiting[name] == nil { waiting[name] = [] }
+        carried.attempts += 1
+        logger.debug("scene '\(name)': UpdateScene is built on the worker thread")
+        let basis = hub.updateBasis(for: name)
+        let eventLoop = context.connection.eventLoop
+        worker.runIfActive(eventLoop: eventLoop) { () throws -> Void in
+            carried.garbage.removeAll()
+            let p = try Self.updateSceneParameters(carried.parameters!)
+            carried.update = SceneHub.buildUpdate(name, upsert: p.upsert ?? [], remove: p.remove ?? [], on: basis)
+        }.assumeIsolated().whenComplete { [self] result in
+            var again = false
+            defer { if !again { buildEnded(name, carried, on: worker, eventLoop: eventLoop) } }
+            if case .failure(let error) = result { return context.fail(Self.callError(error)) }
+            do {
+                let installed: (FocusState, [String])?
+                if carried.attempts > Self.rebuilds {
+                    let p = try Self.updateSceneParameters(carried.parameters!)
+                    installed = try hub.updateScene(name, upsert: p.upsert ?? [], remove: p.remove ?? [], by: context.connection.id)
+                } else {
+                    installed = try hub.installUpdate(&carried.update!, by: context.connection.id)
+                }
+                guard let (state, warnings) = installed else {
+                    carried.garbage.append(carried.update.take()!)
+                    again = true
+                    return buildUpdate(context, name: name, carried: carried, on: worker)
+                }
+                log(warnings, scene: name)
+                try reply(context, StateWarningsReply(state: state, warnings: warnings))
+            } catch {
+                context.fail(Self.callError(error))
+            }
         }
     }
 

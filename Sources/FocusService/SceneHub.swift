@@ -174,6 +174,157 @@ public final class SceneHub {
         return (session.state(active: true), session.ambiguityWarnings())
     }
 
+    // MARK: Scenes built off the event loop
+
+    /// What building a `SetScene` depends on besides the scene: whether a scene of that name
+    /// is installed, the limits, and the installed scene's scroll containers (sent again, they
+    /// are clamped, not refused). A build is swapped in only while these are unchanged.
+    public struct BuildBasis: Sendable, Equatable {
+        var exists: Bool
+        var limits: Limits
+        var scrollContainerIds: Set<String>
+    }
+
+    /// A `SetScene`'s scene decoded, validated and indexed away from the hub (any thread), for
+    /// ``install(_:by:uid:)`` to swap in on the hub's thread.
+    public struct BuiltScene: Sendable {
+        enum Tree: Sendable {
+            case new(SceneSession)
+            case replacement(SceneSession.PreparedTree)
+        }
+        public let name: String
+        let persist: Bool?
+        /// Every node of the scene as sent (the caps count them; validation may stop earlier).
+        let nodeCount: Int
+        let basis: BuildBasis
+        var tree: Result<Tree, FocusError>
+    }
+
+    public func buildBasis(for name: String) -> BuildBasis {
+        BuildBasis(exists: entries[name] != nil, limits: limits,
+                   scrollContainerIds: entries[name]?.session.scrollContainerIds ?? [])
+    }
+
+    /// The costly part of ``setScene(_:by:uid:)``: touches no hub, so it may run on a worker thread.
+    public static func build(_ scene: Scene, on basis: BuildBasis) -> BuiltScene {
+        let tree: Result<BuiltScene.Tree, FocusError>
+        if basis.exists {
+            tree = Result { () throws(FocusError) in
+                .replacement(try SceneSession.prepare(scene, limits: basis.limits, scrollContainerIds: basis.scrollContainerIds))
+            }
+        } else {
+            tree = Result { () throws(FocusError) in .new(try SceneSession(scene: scene, limits: basis.limits)) }
+        }
+        return BuiltScene(name: scene.name, persist: scene.persist, nodeCount: count(scene.root), basis: basis, tree: tree)
+    }
+
+    /// `SetScene` with a scene built by ``build(_:on:)``: the same checks in the same order, the
+    /// same state, events, warnings and errors as ``setScene(_:by:uid:)``. nil when what the
+    /// build depended on changed meanwhile (a config reload, the scene dropped with its owner's
+    /// connection): build it again. A replaced tree is left in `built`, to be freed elsewhere.
+    public func install(_ built: inout BuiltScene, by connection: ConnectionID, uid: UInt32? = nil) throws(FocusError) -> (FocusState, [String])? {
+        let name = built.name
+        let owner: ConnectionID? = built.persist == true ? nil : connection
+        let setter = uid.map { Setter(connection: connection, uid: $0) }
+        if let entry = entries[name], let current = entry.owner, current != connection {
+            throw .sceneOwned(scene: name)
+        }
+        if let setter { try checkCaps(setter, replacing: name, newScene: true, addedNodes: built.nodeCount) }
+        guard buildBasis(for: name) == built.basis else { return nil }
+        switch built.tree {
+        case .failure(let error):
+            throw error
+        case .success(.replacement(var tree)):
+            built.tree = .failure(.noSuchScene(scene: name))  // let go of it: `tree` is the one reference
+            var entry = entries.removeValue(forKey: name)!
+            let before = entry.session.nodeCount
+            let outcome = entry.session.replace(swapping: &tree)
+            entry.owner = owner
+            entry.setter = setter
+            entries[name] = entry
+            built.tree = .success(.replacement(tree))  // now the old tree
+            nodesFreed?(before)
+            deliver(outcome.events, scene: name)
+            return (entry.session.state(active: name == activeName), outcome.warnings)
+        case .success(.new(let session)):
+            built.tree = .failure(.noSuchScene(scene: name))
+            clock += 1
+            entries[name] = Entry(session: session, owner: owner, setter: setter, activatedAt: clock)
+            activeName = name
+            announceScene(name, toFollowers: false)
+            announceActiveChange()
+            return (session.state(active: true), session.ambiguityWarnings())
+        }
+    }
+
+    /// What building an `UpdateScene` depends on: the session as it was (nil: no such scene)
+    /// and its revision and limits. Device commands act on a scene while its update is built;
+    /// a build is swapped in only if none did.
+    public struct UpdateBasis: Sendable {
+        var session: SceneSession?
+        var revision: Int
+        var limits: Limits
+    }
+
+    /// An `UpdateScene` applied to a copy of the session away from the hub.
+    public struct BuiltUpdate: Sendable {
+        public let name: String
+        let basis: (exists: Bool, revision: Int, limits: Limits)
+        /// Nodes the patch adds (ids not yet in the scene), for the caps.
+        let added: Int
+        let hasUpserts: Bool
+        var result: Result<(session: SceneSession, outcome: Outcome), FocusError>
+        /// After ``installUpdate(_:by:)``: the session that was replaced, to be freed elsewhere.
+        var replaced: SceneSession?
+    }
+
+    public func updateBasis(for name: String) -> UpdateBasis {
+        let session = entries[name]?.session
+        return UpdateBasis(session: session, revision: session?.revision ?? 0, limits: limits)
+    }
+
+    /// The costly part of ``updateScene(_:upsert:remove:by:)`` on a copy: touches no hub.
+    public static func buildUpdate(_ name: String, upsert: [NodePatch], remove: [String], on basis: UpdateBasis) -> BuiltUpdate {
+        let exists = basis.session != nil
+        let key = (exists: exists, revision: basis.revision, limits: basis.limits)
+        guard var session = basis.session else {
+            return BuiltUpdate(name: name, basis: key, added: 0, hasUpserts: !upsert.isEmpty, result: .failure(.noSuchScene(scene: name)))
+        }
+        var added = 0
+        for patch in upsert { added += count(patch.node) { !session.contains($0) } }
+        let result = Result { () throws(FocusError) in
+            let outcome = try session.update(upsert: upsert, remove: remove)
+            return (session: session, outcome: outcome)
+        }
+        return BuiltUpdate(name: name, basis: key, added: added, hasUpserts: !upsert.isEmpty, result: result)
+    }
+
+    /// `UpdateScene` with an update built by ``buildUpdate(_:upsert:remove:on:)``: the same checks
+    /// in the same order and the same outcome as ``updateScene(_:upsert:remove:by:)``; nil when
+    /// the scene changed meanwhile (build it again).
+    public func installUpdate(_ built: inout BuiltUpdate, by connection: ConnectionID) throws(FocusError) -> (FocusState, [String])? {
+        let name = built.name
+        guard let owner = entries[name].map({ $0.owner }) else { throw .noSuchScene(scene: name) }
+        if let owner, owner != connection { throw .sceneOwned(scene: name) }
+        if let setter = entries[name]!.setter, built.hasUpserts {
+            try checkCaps(setter, replacing: name, newScene: false, addedNodes: built.added)
+        }
+        guard built.basis.exists, built.basis.revision == entries[name]!.session.revision, built.basis.limits == limits else { return nil }
+        switch built.result {
+        case .failure(let error):
+            throw error
+        case .success(var applied):
+            built.result = .failure(.noSuchScene(scene: name))
+            let before = entries[name]!.session.nodeCount
+            swap(&entries[name]!.session, &applied.session)
+            built.replaced = applied.session
+            deliver(applied.outcome.events, scene: name)
+            let after = entries[name]!.session.nodeCount
+            if after < before { nodesFreed?(before - after) }
+            return (entries[name]!.session.state(active: name == activeName), applied.outcome.warnings)
+        }
+    }
+
     /// `UpdateScene`: upsert subtrees, remove ids; focus kept when its node survives.
     public func updateScene(
         _ name: String, upsert: [NodePatch], remove: [String], by connection: ConnectionID

@@ -47,8 +47,8 @@ public struct VarlinkEncodedReply {
 /// ``VarlinkStream/finish(_:)`` or ``VarlinkStream/fail(_:)``. Answers after the first, and any
 /// answer to a `oneway` call, are ignored.
 public final class VarlinkCallContext {
-    /// The call as received.
-    public let call: VarlinkCall
+    /// The call as received (its parameters `{}` once ``takeParameters()`` took them).
+    public private(set) var call: VarlinkCall
     /// The connection it came on.
     public let connection: VarlinkConnection
     private var answered = false
@@ -71,6 +71,14 @@ public final class VarlinkCallContext {
     public var oneway: Bool { call.oneway }
     /// Whether the call has been answered (for streams: finished).
     public var isAnswered: Bool { answered }
+
+    /// Takes the parameters out of the call, leaving `{}`: a handler that works on a large call
+    /// elsewhere takes them along, so that their memory is freed there, not on the event loop.
+    public func takeParameters() -> JSONValue {
+        let parameters = call.parameters
+        call.parameters = [:]
+        return parameters
+    }
 
     /// Decodes the parameters into `T`; failures become `InvalidParameter` naming the field.
     public func decodeParameters<T: Decodable>(_ type: T.Type = T.self) throws(VarlinkError) -> T {

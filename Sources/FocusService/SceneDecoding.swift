@@ -1,0 +1,149 @@
+import FocusEngine
+import Varlink
+
+/// `SetScene` and `UpdateScene` parameters read straight from the JSON tree for the fields
+/// plain nodes use (id, frame, the flags, role, scope, children), in one pass over each object.
+///
+/// Decoding through `Decodable` looked every one of a node's 23 optional fields up by name,
+/// hashing it twice, and built a coding path for each value: half of a 100,000-node
+/// `SetScene`'s time (perf). Anything this reader does not take as it is (another field, a
+/// null, a wrong type, a missing id) makes it give up, and the caller decodes with `Decodable`,
+/// whose result and errors are the contract's; so both ways always agree.
+enum SceneDecoding {
+    /// The scene of `SetScene` parameters, or nil: decode them with `Decodable`.
+    static func scene(parameters: JSONValue) -> Scene? {
+        guard case .object(let top) = parameters, top.count == 1, case .object(let members)? = top["scene"] else { return nil }
+        var name: String?
+        var root: Node?
+        var scene = Scene(name: "", root: Node(id: ""))
+        for (key, value) in members {
+            switch key {
+            case "name":
+                guard case .string(let text) = value else { return nil }
+                name = text
+            case "root":
+                guard let node = node(value) else { return nil }
+                root = node
+            case "persist":
+                guard case .bool(let flag) = value else { return nil }
+                scene.persist = flag
+            case "sequentialWrap":
+                guard case .bool(let flag) = value else { return nil }
+                scene.sequentialWrap = flag
+            default:
+                return nil
+            }
+        }
+        guard let name, let root else { return nil }
+        scene.name = name
+        scene.root = root
+        return scene
+    }
+
+    /// The patches of `UpdateScene` parameters, or nil: decode them with `Decodable`.
+    static func patches(parameters: JSONValue) -> (scene: String, upsert: [NodePatch]?, remove: [String]?)? {
+        guard case .object(let members) = parameters, case .string(let scene)? = members["scene"] else { return nil }
+        var upsert: [NodePatch]?
+        var remove: [String]?
+        for (key, value) in members {
+            switch key {
+            case "scene":
+                continue
+            case "upsert":
+                guard case .array(let elements) = value else { return nil }
+                var patches: [NodePatch] = []
+                patches.reserveCapacity(elements.count)
+                for element in elements {
+                    guard case .object(let fields) = element, case .string(let parent)? = fields["parent"],
+                        let node = fields["node"].flatMap(node)
+                    else { return nil }
+                    var index: Int?
+                    switch fields.count {
+                    case 2:
+                        break
+                    case 3:
+                        guard case .integer(let number)? = fields["index"], let exact = Int(exactly: number) else { return nil }
+                        index = exact
+                    default:
+                        return nil
+                    }
+                    patches.append(NodePatch(parent: parent, index: index, node: node))
+                }
+                upsert = patches
+            case "remove":
+                guard case .array(let elements) = value else { return nil }
+                var ids: [String] = []
+                ids.reserveCapacity(elements.count)
+                for element in elements {
+                    guard case .string(let id) = element else { return nil }
+                    ids.append(id)
+                }
+                remove = ids
+            default:
+                return nil
+            }
+        }
+        return (scene, upsert, remove)
+    }
+
+    /// One node and its subtree, or nil when any of it is not a plain node as this reader takes it.
+    static func node(_ value: JSONValue) -> Node? {
+        guard case .object(let members) = value else { return nil }
+        var node = Node(id: "")
+        var hasId = false
+        for (key, value) in members {
+            switch key {
+            case "id":
+                guard case .string(let text) = value else { return nil }
+                node.id = text
+                hasId = true
+            case "frame":
+                guard case .object(let fields) = value, fields.count == 4, let x = fields["x"]?.finiteOrAnyDouble,
+                    let y = fields["y"]?.finiteOrAnyDouble, let width = fields["width"]?.finiteOrAnyDouble,
+                    let height = fields["height"]?.finiteOrAnyDouble
+                else { return nil }
+                node.frame = Rect(x: x, y: y, width: width, height: height)
+            case "focusable", "disabled", "section", "focusEffectDisabled", "remembersLastFocus", "modal":
+                guard case .bool(let flag) = value else { return nil }
+                switch key {
+                case "focusable": node.focusable = flag
+                case "disabled": node.disabled = flag
+                case "section": node.section = flag
+                case "focusEffectDisabled": node.focusEffectDisabled = flag
+                case "remembersLastFocus": node.remembersLastFocus = flag
+                default: node.modal = flag
+                }
+            case "role", "scope", "prefersDefaultFocus":
+                guard case .string(let text) = value else { return nil }
+                switch key {
+                case "role": node.role = text
+                case "scope": node.scope = text
+                default: node.prefersDefaultFocus = text
+                }
+            case "children":
+                guard case .array(let elements) = value else { return nil }
+                var children: [Node] = []
+                children.reserveCapacity(elements.count)
+                for element in elements {
+                    guard let child = self.node(element) else { return nil }
+                    children.append(child)
+                }
+                node.children = children
+            default:
+                return nil
+            }
+        }
+        return hasId ? node : nil
+    }
+}
+
+extension JSONValue {
+    /// The number as `Decodable` reads a `Double` from it (an integer converts), else nil.
+    fileprivate var finiteOrAnyDouble: Double? {
+        switch self {
+        case .double(let number): return number
+        case .integer: return doubleValue
+        default: return nil
+        }
+    }
+}

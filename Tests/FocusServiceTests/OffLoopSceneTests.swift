@@ -1,0 +1,210 @@
+import FocusEngine
+import Foundation
+import Testing
+import Varlink
+
+extension ServiceSocketTests {
+    /// Large `SetScene` and `UpdateScene` calls are decoded, validated and indexed on the worker
+    /// thread and swapped in on the event loop (issues 11 and 13): other scenes' calls are
+    /// answered meanwhile, calls to the scene being built wait for it and are answered in order,
+    /// and the replies and states are those of the same call done in place.
+    ///
+    /// Shown by the order of events, not by timing: a `Lint` of 3,000 coincident candidates,
+    /// sent first, holds the one worker thread for a while; a call built on the worker is
+    /// answered only after that lint, a call done on the loop at once.
+    @Suite("Scenes built off the event loop")
+    struct OffLoopScenes {
+        /// A client whose `Lint` keeps the worker thread busy, queued behind two other clients'
+        /// (so that the worker stays busy for a while after all are surely read); its reply is
+        /// still to come.
+        static func occupyWorker(_ daemon: FocusdProcess) throws -> (first: [TestClient], linter: TestClient) {
+            var children: [JSONValue] = []
+            // Integers and short ids: under 256 KiB, so the message is parsed on the loop and the
+            // lint's work is queued on the worker as soon as the message is read.
+            for index in 0..<3_000 { children.append(["id": .string("c\(index)"), "focusable": true, "frame": ["x": 100, "y": 100, "width": 80, "height": 80]]) }
+            let scene: JSONValue = [
+                "name": "lint", "root": ["id": "root", "frame": TestScenes.frame(0, 0, 1920, 1080), "children": .array(children)],
+            ]
+            let call = VarlinkCall(method: "io.focusd.Focus.Lint", parameters: ["scene": scene])
+            #expect(call.serialized().count < 256 << 10)
+            // Two lints ahead of this one: the worker stays busy long after the wait below.
+            let first = [try daemon.connect(timeout: .seconds(60)), try daemon.connect(timeout: .seconds(60))]
+            for client in first { try client.send(call) }
+            let linter = try daemon.connect(timeout: .seconds(60))
+            try linter.send(call)
+            usleep(100_000)  // all three read and queued before what follows
+            return (first, linter)
+        }
+
+        /// A daemon that logs when it starts a build on the worker.
+        static func daemon() throws -> FocusdProcess { try FocusdProcess(devices: ["--no-devices", "--log-level", "debug"]) }
+
+        /// Waits (at most 20 s) until the daemon has logged `count` builds of `scene` by `method`.
+        static func waitForBuild(_ daemon: FocusdProcess, _ method: String, of scene: String, count: Int = 1) {
+            let line = "scene '\(scene)': \(method) is built on the worker thread"
+            let deadline = Date().addingTimeInterval(20)
+            while daemon.log_.components(separatedBy: line).count - 1 < count && Date() < deadline { usleep(2_000) }
+        }
+
+        /// Waits for `client`'s reply, then whether `earlier`'s had begun to come by then (the
+        /// daemon writes replies in the order it makes them; a lint's reply of 340 KB may still
+        /// be on its way, but its first bytes are there).
+        static func reply(of client: TestClient, after earlier: TestClient) throws -> (reply: VarlinkReply, earlierBegun: Bool) {
+            let reply = try client.receive(timeout: .seconds(50))
+            var descriptor = pollfd(fd: earlier.fd, events: Int16(POLLIN), revents: 0)
+            let begun = poll(&descriptor, 1, 0) == 1
+            _ = try earlier.receive(timeout: .seconds(50))
+            return (reply, begun)
+        }
+
+        /// The scene `value` as the engine decodes it.
+        static func scene(_ value: JSONValue) throws -> Scene { try value.decode(Scene.self) }
+
+        @Test("a SetScene of a large scene is built on the worker thread while calls to other scenes are answered, and its reply is the engine's")
+        func largeSceneBuiltOnWorker() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            let other = try daemon.connect()
+            try other.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("live", count: 2)])
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
+            let big = TestScenes.grid("big", columns: 50, rows: 40)  // 2,000 tiles, 160 KB: parsed on the loop
+            let builder = try daemon.connect(timeout: .seconds(60))
+            try builder.send(VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": big]))
+            Self.waitForBuild(daemon, "SetScene", of: "big")
+            // Another scene's calls are answered at once, the builder's reply still to come.
+            for index in 0..<5 {
+                let reply = try other.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "live"])
+                #expect(reply["moved"] == true)
+            }
+            #expect(try builder.receiveText(timeout: .milliseconds(1)) == nil, "SetScene was answered before the worker was free: it was built on the loop")
+            let (set, lint) = try Self.reply(of: builder, after: linter)
+            #expect(lint, "SetScene was answered before the Lint that held the worker")
+            let expected = try SceneSession(scene: Self.scene(big))
+            #expect(set.error == nil)
+            #expect(set.parameters["state"] == (try JSONValue(encoding: expected.state(active: true))))
+            #expect(set.parameters["warnings"] == [])
+            #expect(try other.call("io.focusd.Focus.ListScenes") == ["scenes": ["big", "live"], "active": "big"])
+        }
+
+        @Test("calls to a scene being replaced wait for the swap and are answered after it, in order, with the monitor's events in the same order")
+        func callsToSceneBeingReplacedWait() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            let owner = try daemon.connect(timeout: .seconds(60))
+            try owner.call("io.focusd.Focus.SetScene", ["scene": TestScenes.grid("x", columns: 50, rows: 40)])
+            let moved = try owner.call("io.focusd.Focus.Move", ["direction": "right", "scene": "x"])
+            #expect(moved["state"]?["focused"] == "t0_1")
+            let other = try daemon.connect()
+            try other.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("live", count: 2)])
+            let monitor = try daemon.connect().callMore("io.focusd.Focus.Monitor", ["scene": "x"])
+            _ = try monitor.next(timeout: .seconds(5))  // its state
+
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
+            // The replacement has other ids: focus on t0_1 goes to the new scene's default, x-0.
+            try owner.send(VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": HostileClients.scene("x", tiles: 2_000)]))
+            Self.waitForBuild(daemon, "SetScene", of: "x", count: 2)
+            let reader = try daemon.connect()
+            try reader.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "x"]))
+            usleep(20_000)  // read before the mover's
+            let mover = try daemon.connect()
+            try mover.send(VarlinkCall(method: "io.focusd.Focus.Move", parameters: ["direction": "right", "scene": "x"]))
+            // Not held: another scene.
+            #expect(try other.call("io.focusd.Focus.Move", ["direction": "right", "scene": "live"])["moved"] == true)
+            let early = try reader.receiveText(timeout: .milliseconds(1))
+            #expect(early == nil, "a call to the scene being replaced was answered before the replacement: \(early ?? "")")
+
+            let (set, lint) = try Self.reply(of: owner, after: linter)
+            #expect(lint, "SetScene was answered before the Lint that held the worker")
+            // Answered after the swap, in the order they came: the read sees the new scene, the
+            // move comes after it.
+            let get = try reader.receive(timeout: .seconds(10)), move = try mover.receive(timeout: .seconds(10))
+            let revision = try #require(set.parameters["state"]?["revision"]?.integerValue)
+            #expect(set.parameters["state"]?["focused"] == "x-0")
+            #expect(get.parameters["state"]?["revision"]?.integerValue == revision)
+            #expect(get.parameters["state"]?["focused"] == "x-0")
+            #expect(move.parameters["state"]?["revision"]?.integerValue == revision + 1)
+            #expect(move.parameters["state"]?["focused"] == "x-1")
+            // The monitor saw the replacement, then the move.
+            var events: [JSONValue] = []
+            while let next = try monitor.next(timeout: .milliseconds(300)) { events.append(next["event"] ?? next) }
+            let kinds = events.map { "\($0["kind"]?.stringValue ?? "?") \($0["to"]?.stringValue ?? "")" }
+            #expect(kinds == ["scene ", "focus x-0", "focus x-1"], "\(events)")
+        }
+
+        @Test("a failed off-loop SetScene leaves the old scene, with the engine's error, and the calls that waited get the old scene")
+        func failedBuildLeavesOldScene() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            let owner = try daemon.connect(timeout: .seconds(60))
+            try owner.call("io.focusd.Focus.SetScene", ["scene": TestScenes.grid("x", columns: 50, rows: 40)])
+            let before = try owner.call("io.focusd.Focus.Move", ["direction": "right", "scene": "x"])["state"]
+
+            var bad = HostileClients.scene("x", tiles: 2_000)
+            if case .object(var scene) = bad, case .object(var root) = scene["root"], case .array(var children) = root["children"] {
+                children[1_999] = ["id": "x-1999", "frame": TestScenes.frame(0, 0, -1, 10), "focusable": true]
+                root["children"] = .array(children)
+                scene["root"] = .object(root)
+                bad = .object(scene)
+            }
+            var expectedError: FocusError?
+            let decoded = try Self.scene(bad)
+            do { _ = try SceneSession(scene: decoded) } catch { expectedError = error }
+            let expected = try #require(expectedError)
+
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
+            try owner.send(VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": bad]))
+            Self.waitForBuild(daemon, "SetScene", of: "x", count: 2)
+            let reader = try daemon.connect()
+            try reader.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "x"]))
+            let (set, lint) = try Self.reply(of: owner, after: linter)
+            #expect(lint, "SetScene was answered before the Lint that held the worker")
+            #expect(set.error == expected.varlinkName)
+            #expect(set.parameters["reason"]?.stringValue == "frame width is negative")
+            #expect(set.parameters["node"] == "x-1999")
+            #expect(try reader.receive(timeout: .seconds(10)).parameters["state"] == before)
+        }
+
+        @Test("a large UpdateScene is applied to a copy on the worker and swapped in, with the reply and events of the update done in place")
+        func largeUpdateBuiltOnWorker() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            let owner = try daemon.connect(timeout: .seconds(60))
+            let initial = TestScenes.row("x", count: 3)
+            try owner.call("io.focusd.Focus.SetScene", ["scene": initial])
+            try owner.call("io.focusd.Focus.Move", ["direction": "right", "scene": "x"])  // tile1, which the patch removes
+            let monitor = try daemon.connect().callMore("io.focusd.Focus.Monitor", ["scene": "x"])
+            _ = try monitor.next(timeout: .seconds(5))
+            let upsert: [JSONValue] = (0..<1_000).map { index in
+                ["parent": "root", "index": 0, "node": TestScenes.tile("u\(index)", x: Double(index % 40) * 50, y: 200 + Double(index / 40) * 50, size: 40)]
+            }
+            let parameters: JSONValue = ["scene": "x", "upsert": .array(upsert), "remove": ["tile1"]]
+
+            struct Patch: Decodable {
+                var upsert: [NodePatch]
+                var remove: [String]
+            }
+            var session = try SceneSession(scene: Self.scene(initial))
+            _ = try session.move(.right)
+            let patch = try parameters.decode(Patch.self)
+            let outcome = try session.update(upsert: patch.upsert, remove: patch.remove)
+
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
+            try owner.send(VarlinkCall(method: "io.focusd.Focus.UpdateScene", parameters: parameters))
+            Self.waitForBuild(daemon, "UpdateScene", of: "x")
+            let reader = try daemon.connect()
+            try reader.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "x"]))
+            let (update, lint) = try Self.reply(of: owner, after: linter)
+            #expect(lint, "UpdateScene was answered before the Lint that held the worker")
+            let state = try JSONValue(encoding: session.state(active: true))
+            #expect(update.parameters["state"] == state)
+            #expect(try reader.receive(timeout: .seconds(10)).parameters["state"] == state)
+            var events: [JSONValue] = []
+            while let next = try monitor.next(timeout: .milliseconds(300)) { events.append(next["event"] ?? next) }
+            #expect(events == (try outcome.events.map { try JSONValue(encoding: $0) }))
+        }
+    }
+}
