@@ -83,10 +83,6 @@ final class FocusInterface {
         var state: FocusState
         var warnings: [String]
     }
-    private struct MovedReply: Encodable {
-        var moved: Bool
-        var state: FocusState
-    }
     private struct ConsumedReply: Encodable {
         var consumed: Bool
         var state: FocusState
@@ -137,13 +133,13 @@ final class FocusInterface {
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main)
                 }
-                try reply(context, MovedReply(moved: outcome.moved, state: state))
+                try context.reply { json throws in try ReplyWriter.moved(outcome.moved, state, into: &json) }
             case .focus:
                 let p = try context.decodeParameters(FocusParameters.self)
                 let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.focus(p.id, track: p.track ?? .main)
                 }
-                try reply(context, StateReply(state: state))
+                try context.reply { json throws in try ReplyWriter.state(state, into: &json) }
             case .setBinding:
                 let p = try context.decodeParameters(SetBindingParameters.self)
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
@@ -320,8 +316,7 @@ final class FocusInterface {
 
     private func encoded(_ event: Event) -> VarlinkEncodedReply? {
         if let lastEvent, lastEvent.event == event { return lastEvent.reply }
-        struct EventReply: Encodable { var event: Event }
-        guard let reply = try? VarlinkEncodedReply(encoding: EventReply(event: event)) else { return nil }
+        guard let reply = try? VarlinkEncodedReply(writing: { json throws in try ReplyWriter.event(event, into: &json) }) else { return nil }
         lastEvent = (event, reply)
         return reply
     }
