@@ -42,17 +42,6 @@ final class FocusInterface {
     }
     private struct SceneNameParameters: Decodable { var scene: String }
     private struct OptionalSceneParameters: Decodable { var scene: String? }
-    private struct MoveParameters: Decodable {
-        var direction: Direction
-        var scene: String?
-        var wrap: Bool?
-        var track: Track?
-    }
-    private struct FocusParameters: Decodable {
-        var id: String?
-        var scene: String?
-        var track: Track?
-    }
     private struct SetBindingParameters: Decodable {
         var name: String
         var isTrue: Bool?
@@ -129,13 +118,13 @@ final class FocusInterface {
                 let p = try context.decodeParameters(OptionalSceneParameters.self)
                 try reply(context, StateReply(state: try hub.state(of: p.scene)))
             case .move:
-                let p = try context.decodeParameters(MoveParameters.self)
+                let p = try MoveCall(parameters: context.parameters)
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main)
                 }
                 try context.reply { json throws in try ReplyWriter.moved(outcome.moved, state, into: &json) }
             case .focus:
-                let p = try context.decodeParameters(FocusParameters.self)
+                let p = try FocusCall(parameters: context.parameters)
                 let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.focus(p.id, track: p.track ?? .main)
                 }
