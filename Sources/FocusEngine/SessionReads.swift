@@ -46,6 +46,7 @@ extension SceneSession {
     /// Every binding's read value in tree order of first appearance.
     func orderedReads(_ track: Track, focus: Int?) -> [BindingState] {
         let reg = track == .main ? store.bindings : store.a11yBindings
+        guard !reg.nodes.isEmpty else { return [] }  // no bindings: no reads, and no sort to pay for
         let reads = pathReads(track, focus: focus)
         var keyed: [(slot: Int, index: Int, name: String)] = []
         for name in reg.nodes.keys {
@@ -53,7 +54,7 @@ extension SceneSession {
             let position = bindingsOf(first, track).firstIndex { $0.name == name } ?? 0
             keyed.append((first, position, name))
         }
-        keyed.sort { $0.slot != $1.slot ? store.precedes($0.slot, $1.slot) : $0.index < $1.index }
+        if keyed.count > 1 { keyed.sort { $0.slot != $1.slot ? store.precedes($0.slot, $1.slot) : $0.index < $1.index } }
         return keyed.map { reads[$0.name] ?? unsetRead($0.name, track) }
     }
 

@@ -42,17 +42,6 @@ final class FocusInterface {
     }
     private struct SceneNameParameters: Decodable { var scene: String }
     private struct OptionalSceneParameters: Decodable { var scene: String? }
-    private struct MoveParameters: Decodable {
-        var direction: Direction
-        var scene: String?
-        var wrap: Bool?
-        var track: Track?
-    }
-    private struct FocusParameters: Decodable {
-        var id: String?
-        var scene: String?
-        var track: Track?
-    }
     private struct SetBindingParameters: Decodable {
         var name: String
         var isTrue: Bool?
@@ -94,10 +83,6 @@ final class FocusInterface {
     private struct StateWarningsReply: Encodable {
         var state: FocusState
         var warnings: [String]
-    }
-    private struct MovedReply: Encodable {
-        var moved: Bool
-        var state: FocusState
     }
     private struct ConsumedReply: Encodable {
         var consumed: Bool
@@ -161,17 +146,17 @@ final class FocusInterface {
                 let p = try context.decodeParameters(OptionalSceneParameters.self)
                 try reply(context, StateReply(state: try hub.state(of: p.scene)))
             case .move:
-                let p = try context.decodeParameters(MoveParameters.self)
+                let p = try MoveCall(parameters: context.parameters)
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main)
                 }
-                try reply(context, MovedReply(moved: outcome.moved, state: state))
+                try context.reply { json throws in try ReplyWriter.moved(outcome.moved, state, into: &json) }
             case .focus:
-                let p = try context.decodeParameters(FocusParameters.self)
+                let p = try FocusCall(parameters: context.parameters)
                 let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.focus(p.id, track: p.track ?? .main)
                 }
-                try reply(context, StateReply(state: state))
+                try context.reply { json throws in try ReplyWriter.state(state, into: &json) }
             case .setBinding:
                 let p = try context.decodeParameters(SetBindingParameters.self)
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
@@ -548,8 +533,7 @@ final class FocusInterface {
 
     private func encoded(_ event: Event) -> VarlinkEncodedReply? {
         if let lastEvent, lastEvent.event == event { return lastEvent.reply }
-        struct EventReply: Encodable { var event: Event }
-        guard let reply = try? VarlinkEncodedReply(encoding: EventReply(event: event)) else { return nil }
+        guard let reply = try? VarlinkEncodedReply(writing: { json throws in try ReplyWriter.event(event, into: &json) }) else { return nil }
         lastEvent = (event, reply)
         return reply
     }

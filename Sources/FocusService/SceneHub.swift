@@ -445,12 +445,22 @@ public final class SceneHub {
         _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome
     ) throws(FocusError) -> (Outcome, FocusState) {
         let name = try resolve(name)
-        let memory = entries[name]!.session.sectionMemory  // a reference, copied only if it changes
-        let scrolls = entries[name]!.session.scrollMemory  // likewise
-        let outcome = try body(&entries[name]!.session)
+        // Every access goes through the entry in place: reading `entries[name]!.session.x`
+        // copies the entry out first, a retain and release of each of the session's buffers.
+        let (outcome, memory, scrolls) = try inPlace(name) { entry throws(FocusError) in
+            let memory = entry.session.sectionMemory  // a reference, copied only if it changes
+            let scrolls = entry.session.scrollMemory  // likewise
+            return (try body(&entry.session), memory, scrolls)
+        }
         noteDirectionalMove(outcome.events, scene: name, memory: memory, scrolls: scrolls)
         deliver(outcome.events, scene: name)
-        return (outcome, entries[name]!.session.state(active: name == activeName))
+        let active = name == activeName
+        return (outcome, inPlace(name) { entry in entry.session.state(active: active) })
+    }
+
+    /// Runs `body` on the entry of `name` (which exists) in place, without copying it out.
+    private func inPlace<R, E: Error>(_ name: String, _ body: (inout Entry) throws(E) -> R) throws(E) -> R {
+        try body(&entries[name]!)
     }
 
     /// `Lint` of a scene that is not installed.

@@ -16,6 +16,17 @@ func encodeReplyMessage(_ value: some Encodable, continues: Bool) throws -> [UIn
     return writer.output
 }
 
+/// The message bytes (without the NUL) of a reply whose parameters `write` writes by hand (an
+/// object; see ``JSONBytes``).
+func writeReplyMessage(continues: Bool, capacity: Int, _ write: (inout JSONBytes) throws -> Void) rethrows -> [UInt8] {
+    var json = JSONBytes(capacity: capacity)
+    json.raw(#"{"parameters":"#)
+    try write(&json)
+    if continues { json.raw(#","continues":true"#) }
+    json.byte(UInt8(ascii: "}"))
+    return json.bytes
+}
+
 /// JSON text of an `Encodable` value that must be an object (reply parameters).
 func encodeParameters(_ value: some Encodable) throws -> [UInt8] {
     let bytes = try JSONTextEncoder().encode(value)
@@ -35,6 +46,14 @@ public struct VarlinkEncodedReply {
     /// Encodes `value`'s fields (it must encode as an object) as one reply of a stream.
     public init(encoding value: some Encodable, continues: Bool = true) throws {
         var bytes = try encodeReplyMessage(value, continues: continues)
+        bytes.append(0)
+        buffer = ByteBuffer(bytes: bytes)
+    }
+
+    /// A reply of a stream whose parameters `write` writes by hand: a JSON object, the same text
+    /// as the `Encodable` value it stands for (see ``JSONBytes``).
+    public init(continues: Bool = true, writing write: (inout JSONBytes) throws -> Void) rethrows {
+        var bytes = try writeReplyMessage(continues: continues, capacity: 320, write)
         bytes.append(0)
         buffer = ByteBuffer(bytes: bytes)
     }
@@ -96,6 +115,12 @@ public final class VarlinkCallContext {
     /// - Throws: the encoder's error, or `EncodingError.invalidValue` unless `value` encodes as an object.
     public func reply(encoding value: some Encodable) throws {
         answer(message: try encodeReplyMessage(value, continues: false))
+    }
+
+    /// Answers with parameters `write` writes by hand: a JSON object, the same text as the
+    /// `Encodable` value it stands for (see ``JSONBytes``).
+    public func reply(writing write: (inout JSONBytes) throws -> Void) rethrows {
+        answer(message: try writeReplyMessage(continues: false, capacity: 512, write))
     }
 
     /// Answers the call with an error.

@@ -60,6 +60,15 @@ public struct VarlinkCall: Hashable, Sendable {
 
     /// Decodes a call from one message (without its NUL).
     public init(message bytes: some Collection<UInt8>, depthLimit: Int = JSONValue.defaultDepthLimit) throws(VarlinkProtocolError) {
+        if depthLimit >= 8, let call = bytes.withContiguousStorageIfAvailable({ Self.small($0) }) ?? nil {
+            self = call
+            return
+        }
+        try self.init(parsing: bytes, depthLimit: depthLimit)
+    }
+
+    /// The general way, through a ``JSONValue`` tree (the reference for ``small(_:)``).
+    init(parsing bytes: some Collection<UInt8>, depthLimit: Int = JSONValue.defaultDepthLimit) throws(VarlinkProtocolError) {
         let value: JSONValue
         do { value = try JSONValue.parse(bytes, depthLimit: depthLimit) } catch { throw .malformedJSON(error) }
         guard case .object(let fields) = value else { throw .notAnObject }

@@ -1,0 +1,223 @@
+import FocusEngine
+import Varlink
+
+// Hand-written JSON for the messages of every focus change: the event each monitor gets and the
+// state in the caller's reply. Through `Codable` these cost more than the move itself (keyed
+// containers and their generic metadata lookups, per member: callgrind). Each writer writes the
+// members in declaration order and omits nil optionals, as the synthesized conformance does with
+// `JSONTextEncoder`; `WireWriterTests` checks them byte for byte against it over random values.
+// `Codable` stays the reference: change a type, and its writer here with it.
+
+extension BindingState {
+    func write(into json: inout JSONBytes) {
+        json.raw(#"{"name":"#)
+        json.string(name)
+        if let isTrue {
+            json.raw(#","isTrue":"#)
+            json.bool(isTrue)
+        }
+        if let value {
+            json.raw(#","value":"#)
+            json.string(value)
+        }
+        json.byte(UInt8(ascii: "}"))
+    }
+}
+
+extension ScrollOffset {
+    func write(into json: inout JSONBytes) throws {
+        json.raw(#"{"node":"#)
+        json.string(node)
+        json.raw(#","offsetX":"#)
+        try json.double(offsetX)
+        json.raw(#","offsetY":"#)
+        try json.double(offsetY)
+        json.byte(UInt8(ascii: "}"))
+    }
+}
+
+extension Cause {
+    func write(into json: inout JSONBytes) {
+        json.raw(#"{"kind":"#)
+        json.string(kind.rawValue)
+        if let direction {
+            json.raw(#","direction":"#)
+            json.string(direction.rawValue)
+        }
+        if let device {
+            json.raw(#","device":"#)
+            json.string(device)
+        }
+        json.byte(UInt8(ascii: "}"))
+    }
+}
+
+extension JSONBytes {
+    mutating func write(_ strings: [String]) {
+        byte(UInt8(ascii: "["))
+        for (position, text) in strings.enumerated() {
+            if position > 0 { byte(UInt8(ascii: ",")) }
+            string(text)
+        }
+        byte(UInt8(ascii: "]"))
+    }
+
+    mutating func write(_ bindings: [BindingState]) {
+        byte(UInt8(ascii: "["))
+        for (position, binding) in bindings.enumerated() {
+            if position > 0 { byte(UInt8(ascii: ",")) }
+            binding.write(into: &self)
+        }
+        byte(UInt8(ascii: "]"))
+    }
+
+    /// In the dictionary's own order, as its `Encodable` conformance iterates it.
+    mutating func write(_ values: [String: String]) {
+        byte(UInt8(ascii: "{"))
+        var first = true
+        for (key, value) in values {
+            if !first { byte(UInt8(ascii: ",")) }
+            first = false
+            string(key)
+            byte(UInt8(ascii: ":"))
+            string(value)
+        }
+        byte(UInt8(ascii: "}"))
+    }
+}
+
+extension FocusState {
+    func write(into json: inout JSONBytes) throws {
+        json.raw(#"{"scene":"#)
+        json.string(scene)
+        json.raw(#","active":"#)
+        json.bool(active)
+        if let focused {
+            json.raw(#","focused":"#)
+            json.string(focused)
+        }
+        json.raw(#","path":"#)
+        json.write(path)
+        json.raw(#","bindings":"#)
+        json.write(bindings)
+        json.raw(#","focusedValues":"#)
+        json.write(focusedValues)
+        json.raw(#","sceneValues":"#)
+        json.write(sceneValues)
+        json.raw(#","focusEffectEnabled":"#)
+        json.bool(focusEffectEnabled)
+        if let accessibilityFocused {
+            json.raw(#","accessibilityFocused":"#)
+            json.string(accessibilityFocused)
+        }
+        json.raw(#","accessibilityBindings":"#)
+        json.write(accessibilityBindings)
+        json.raw(#","scroll":["#)
+        for (position, offset) in scroll.enumerated() {
+            if position > 0 { json.byte(UInt8(ascii: ",")) }
+            try offset.write(into: &json)
+        }
+        json.raw(#"],"revision":"#)
+        json.int(revision)
+        json.byte(UInt8(ascii: "}"))
+    }
+}
+
+extension Event {
+    func write(into json: inout JSONBytes) throws {
+        json.raw(#"{"kind":"#)
+        json.string(kind.rawValue)
+        json.raw(#","scene":"#)
+        json.string(scene)
+        json.raw(#","revision":"#)
+        json.int(revision)
+        if let from {
+            json.raw(#","from":"#)
+            json.string(from)
+        }
+        if let to {
+            json.raw(#","to":"#)
+            json.string(to)
+        }
+        if let cause {
+            json.raw(#","cause":"#)
+            cause.write(into: &json)
+        }
+        if let track {
+            json.raw(#","track":"#)
+            json.string(track.rawValue)
+        }
+        if let detents {
+            json.raw(#","detents":"#)
+            json.int(detents)
+        }
+        if let fraction {
+            json.raw(#","fraction":"#)
+            try json.double(fraction)
+        }
+        if let velocity {
+            json.raw(#","velocity":"#)
+            try json.double(velocity)
+        }
+        if let command {
+            json.raw(#","command":"#)
+            json.string(command)
+        }
+        if let device {
+            json.raw(#","device":"#)
+            json.string(device)
+        }
+        if let bindings {
+            json.raw(#","bindings":"#)
+            json.write(bindings)
+        }
+        if let values {
+            json.raw(#","values":"#)
+            json.write(values)
+        }
+        if let node {
+            json.raw(#","node":"#)
+            json.string(node)
+        }
+        if let offsetX {
+            json.raw(#","offsetX":"#)
+            try json.double(offsetX)
+        }
+        if let offsetY {
+            json.raw(#","offsetY":"#)
+            try json.double(offsetY)
+        }
+        if let index {
+            json.raw(#","index":"#)
+            json.int(index)
+        }
+        json.byte(UInt8(ascii: "}"))
+    }
+}
+
+/// The parameters of the replies of a focus change, written by hand (the `Encodable` reply
+/// structs of `FocusInterface` are the reference).
+enum ReplyWriter {
+    /// `{"event":EVENT}`
+    static func event(_ event: Event, into json: inout JSONBytes) throws {
+        json.raw(#"{"event":"#)
+        try event.write(into: &json)
+        json.byte(UInt8(ascii: "}"))
+    }
+
+    /// `{"state":STATE}`
+    static func state(_ state: FocusState, into json: inout JSONBytes) throws {
+        json.raw(#"{"state":"#)
+        try state.write(into: &json)
+        json.byte(UInt8(ascii: "}"))
+    }
+
+    /// `{"moved":BOOL,"state":STATE}`
+    static func moved(_ moved: Bool, _ state: FocusState, into json: inout JSONBytes) throws {
+        json.raw(#"{"moved":"#)
+        json.bool(moved)
+        json.raw(#","state":"#)
+        try state.write(into: &json)
+        json.byte(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,124 @@
+extension VarlinkCall {
+    /// The call in `bytes` when it is small and plain, read without building a ``JSONValue``
+    /// tree for the message (a remote's `Move` is parsed once per key press): an object of
+    /// `method` (a string), `parameters` (an object whose members are strings, `true`, `false` or
+    /// `null`) and the `oneway`/`more`/`upgrade` flags (`true`, `false`), each once, strings of
+    /// printable ASCII without escapes, JSON whitespace anywhere between tokens. Anything else,
+    /// including anything malformed, is nil and goes the general way, which decides what it
+    /// means and what its error is; `SmallCallTests` holds the two to the same calls.
+    static func small(_ bytes: UnsafeBufferPointer<UInt8>) -> VarlinkCall? {
+        var reader = Reader(bytes: bytes)
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        var method: String?
+        var parameters: [String: JSONValue]?
+        var flags: (oneway: Bool?, more: Bool?, upgrade: Bool?) = (nil, nil, nil)
+        if !reader.take(UInt8(ascii: "}")) {
+            repeat {
+                guard let key = reader.string(), reader.take(UInt8(ascii: ":")) else { return nil }
+                switch key {
+                case "method":
+                    guard method == nil, let name = reader.string() else { return nil }
+                    method = name
+                case "parameters":
+                    guard parameters == nil, reader.take(UInt8(ascii: "{")) else { return nil }
+                    var members: [String: JSONValue] = [:]
+                    if !reader.take(UInt8(ascii: "}")) {
+                        repeat {
+                            guard let name = reader.string(), members[name] == nil, reader.take(UInt8(ascii: ":")),
+                                let value = reader.scalar()
+                            else { return nil }
+                            members[name] = value
+                        } while reader.take(UInt8(ascii: ","))
+                        guard reader.take(UInt8(ascii: "}")) else { return nil }
+                    }
+                    parameters = members
+                case "oneway", "more", "upgrade":
+                    guard case .bool(let flag)? = reader.scalar() else { return nil }
+                    switch key {
+                    case "oneway":
+                        guard flags.oneway == nil else { return nil }
+                        flags.oneway = flag
+                    case "more":
+                        guard flags.more == nil else { return nil }
+                        flags.more = flag
+                    default:
+                        guard flags.upgrade == nil else { return nil }
+                        flags.upgrade = flag
+                    }
+                default:
+                    return nil
+                }
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "}")) else { return nil }
+        }
+        guard reader.atEnd, let method else { return nil }
+        return VarlinkCall(
+            method: method, parameters: .object(parameters ?? [:]), oneway: flags.oneway ?? false,
+            more: flags.more ?? false, upgrade: flags.upgrade ?? false)
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        mutating func skipSpace() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
+        }
+
+        /// Takes `byte` (after any whitespace) if it is next.
+        mutating func take(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard position < bytes.count, bytes[position] == byte else { return false }
+            position += 1
+            return true
+        }
+
+        var atEnd: Bool {
+            mutating get {
+                skipSpace()
+                return position == bytes.count
+            }
+        }
+
+        /// A string of printable ASCII without escapes.
+        mutating func string() -> String? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") {
+                    position += 1
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self)
+                }
+                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+                position += 1
+            }
+            return nil
+        }
+
+        /// A string, `true`, `false` or `null`.
+        mutating func scalar() -> JSONValue? {
+            skipSpace()
+            guard position < bytes.count else { return nil }
+            func word(_ text: StaticString, _ value: JSONValue) -> JSONValue? {
+                let count = text.utf8CodeUnitCount
+                guard position + count <= bytes.count else { return nil }
+                for index in 0..<count where bytes[position + index] != text.utf8Start[index] { return nil }
+                position += count
+                return value
+            }
+            switch bytes[position] {
+            case UInt8(ascii: "\""): return string().map { .string($0) }
+            case UInt8(ascii: "t"): return word("true", .bool(true))
+            case UInt8(ascii: "f"): return word("false", .bool(false))
+            case UInt8(ascii: "n"): return word("null", .null)
+            default: return nil
+            }
+        }
+    }
+}
