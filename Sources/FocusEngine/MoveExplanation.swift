@@ -7,16 +7,25 @@
 
 /// One target a directional search considered: a candidate, or a section's frame competing as one.
 public struct ExplainedCandidate: Codable, Hashable, Sendable {
+    /// The candidate's (or section's) id.
     public var id: String
     /// True when this is a section's frame (entered by the entering rules when it wins).
     public var section: Bool
+    /// The frame `d` of focus.md §2 that competed (clipped to the viewports it is seen through, §12).
     public var frame: Rect
+    /// *In direction* from the source frame (focus.md §2).
     public var inDirection: Bool
+    /// *In beam*: overlapping the source frame on the cross axis (focus.md §2).
     public var inBeam: Bool
+    /// *Fully beyond* the source frame's leading edge in the move's direction (focus.md §2).
     public var fullyBeyond: Bool
+    /// `major`: the gap to the near edge in the move's direction, at least 0 (focus.md §2).
     public var major: Double
+    /// `majorFar`: the distance to the far edge in the move's direction, at least 1 (focus.md §2).
     public var majorFar: Double
+    /// `minor`: the distance between the centres on the cross axis (focus.md §2).
     public var minor: Double
+    /// `score = 13·major² + minor²`: lower is better (focus.md §2).
     public var score: Double
 }
 
@@ -46,14 +55,17 @@ public struct SearchedContainer: Codable, Hashable, Sendable {
 
 /// The explanation of one directional move.
 public struct MoveExplanation: Codable, Hashable, Sendable {
+    /// The move explained (up, down, left or right).
     public var direction: Direction
     /// The node focus moved from (nil: nothing focused).
     public var from: String?
     /// The source frame `s` of focus.md §2.
     public var source: Rect?
+    /// The scene's search policy (focus.md §2).
     public var policy: SearchPolicy
     /// A `next` entry for the direction, when the focused node has one (it wins over the search).
     public var override: String?
+    /// The containers searched, innermost first, up to the one that gave a winner.
     public var containers: [SearchedContainer]
     /// The search's winner (a candidate or a section's frame) before the entering rules.
     public var winner: String?
