@@ -47,12 +47,12 @@ struct SmallIntMap: Sendable, Sequence {
 
     subscript(_ key: Int) -> Int? {
         get {
-            for p in pairs where p.key == key { return p.value }
+            for pair in pairs where pair.key == key { return pair.value }
             return nil
         }
         set {
-            if let k = pairs.firstIndex(where: { $0.key == key }) {
-                if let newValue { pairs[k].value = newValue } else { pairs.remove(at: k) }
+            if let position = pairs.firstIndex(where: { $0.key == key }) {
+                if let newValue { pairs[position].value = newValue } else { pairs.remove(at: position) }
             } else if let newValue {
                 pairs.append((key, newValue))
             }
@@ -79,56 +79,56 @@ struct Lattice: Sendable {
     var layout: CollectionLayout
     var rtl: Bool
 
-    init(_ c: Collection, origin: (x: Double, y: Double), rtl: Bool) {
+    init(_ spec: Collection, origin: (x: Double, y: Double), rtl: Bool) {
         ox = origin.x; oy = origin.y
-        iw = c.itemWidth; ih = c.itemHeight
-        let sp = c.spacing ?? 0
+        iw = spec.itemWidth; ih = spec.itemHeight
+        let sp = spec.spacing ?? 0
         px = iw + sp; py = ih + sp
-        count = max(0, c.count)
-        layout = c.layout
-        self.rtl = rtl && c.layout != .column
-        switch c.layout {
+        count = max(0, spec.count)
+        layout = spec.layout
+        self.rtl = rtl && spec.layout != .column
+        switch spec.layout {
         case .row: cols = count; rows = count > 0 ? 1 : 0
         case .column: cols = count > 0 ? 1 : 0; rows = count
         case .grid:
-            let k = max(1, c.columns ?? 1)
-            cols = k; rows = (count + k - 1) / k
+            let columnCount = max(1, spec.columns ?? 1)
+            cols = columnCount; rows = (count + columnCount - 1) / columnCount
         }
     }
 
     /// The derived size (focus.md §12).
-    static func size(_ c: Collection) -> (width: Double, height: Double) {
-        let l = Lattice(c, origin: (0, 0), rtl: false)
-        let sp = c.spacing ?? 0
-        return (Double(l.cols) * l.iw + Double(max(0, l.cols - 1)) * sp,
-                Double(l.rows) * l.ih + Double(max(0, l.rows - 1)) * sp)
+    static func size(_ spec: Collection) -> (width: Double, height: Double) {
+        let lattice = Lattice(spec, origin: (0, 0), rtl: false)
+        let sp = spec.spacing ?? 0
+        return (Double(lattice.cols) * lattice.iw + Double(max(0, lattice.cols - 1)) * sp,
+                Double(lattice.rows) * lattice.ih + Double(max(0, lattice.rows - 1)) * sp)
     }
 
     @inline(__always) func index(pc: Int, r: Int) -> Int? {
         guard pc >= 0, pc < cols, r >= 0, r < rows else { return nil }
         let col = rtl ? cols - 1 - pc : pc
-        let i = switch layout {
+        let itemIndex = switch layout {
         case .row: col
         case .column: r
         case .grid: r * cols + col
         }
-        return i < count ? i : nil
+        return itemIndex < count ? itemIndex : nil
     }
 
-    @inline(__always) func cell(_ i: Int) -> (pc: Int, r: Int) {
-        let (col, r) = switch layout {
-        case .row: (i, 0)
-        case .column: (0, i)
-        case .grid: (i % cols, i / cols)
+    @inline(__always) func cell(_ index: Int) -> (pc: Int, r: Int) {
+        let (col, row) = switch layout {
+        case .row: (index, 0)
+        case .column: (0, index)
+        case .grid: (index % cols, index / cols)
         }
-        return (rtl ? cols - 1 - col : col, r)
+        return (rtl ? cols - 1 - col : col, row)
     }
 
     @inline(__always) func frame(pc: Int, r: Int) -> Rect {
         Rect(x: ox + Double(pc) * px, y: oy + Double(r) * py, width: iw, height: ih)
     }
 
-    func frame(_ i: Int) -> Rect { let c = cell(i); return frame(pc: c.pc, r: c.r) }
+    func frame(_ index: Int) -> Rect { let position = cell(index); return frame(pc: position.pc, r: position.r) }
 }
 
 /// Which scroll containers clip the frames a directional search measures: every one that does not
@@ -137,18 +137,18 @@ struct ScrollClip {
     /// Viewports (scene coordinates) of the containers that do not hold focus.
     var closed: [Int: Rect]
 
-    /// `r` clipped to every closed viewport above `slot`; nil when clipped to nothing.
+    /// `frame` clipped to every closed viewport above `slot`; nil when clipped to nothing.
     @inline(__always)
-    func effective(_ slots: [Slot], _ slot: Int, _ r: Rect) -> Rect? {
-        if closed.isEmpty { return r }
-        var out = r
-        var a = slots[slot].parent
-        while a >= 0 {
-            if let v = closed[a] {
-                guard let c = out.intersection(v) else { return nil }
-                out = c
+    func effective(_ slots: [Slot], _ slot: Int, _ frame: Rect) -> Rect? {
+        if closed.isEmpty { return frame }
+        var out = frame
+        var ancestor = slots[slot].parent
+        while ancestor >= 0 {
+            if let viewport = closed[ancestor] {
+                guard let clipped = out.intersection(viewport) else { return nil }
+                out = clipped
             }
-            a = slots[a].parent
+            ancestor = slots[ancestor].parent
         }
         return out
     }
@@ -156,20 +156,20 @@ struct ScrollClip {
 
 extension Rect {
     /// The overlap of both; nil when it is empty (zero width or height).
-    func intersection(_ o: Rect) -> Rect? {
-        let x0 = max(minX, o.minX), y0 = max(minY, o.minY)
-        let x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
+    func intersection(_ other: Rect) -> Rect? {
+        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
         guard x1 > x0, y1 > y0 else { return nil }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
 
 /// ⌊x⌋ clamped to Int's range, without libm (the engine is a pure core).
-@inline(__always) func floorInt(_ x: Double) -> Int {
-    if !(x > -9e18) { return Int.min / 2 }
-    if !(x < 9e18) { return Int.max / 2 }
-    let i = Int(x)
-    return Double(i) > x ? i - 1 : i
+@inline(__always) func floorInt(_ value: Double) -> Int {
+    if !(value > -9e18) { return Int.min / 2 }
+    if !(value < 9e18) { return Int.max / 2 }
+    let truncated = Int(value)
+    return Double(truncated) > value ? truncated - 1 : truncated
 }
 
 /// `X#123` → ("X", 123); nil for any other id.
@@ -192,36 +192,36 @@ extension SceneStore {
             guard node.frame != nil else {
                 throw .invalidScene(reason: "a scroll container needs a frame (its viewport)", node: node.id)
             }
-            for (label, v) in [("contentWidth", sc.contentWidth), ("contentHeight", sc.contentHeight),
+            for (label, value) in [("contentWidth", sc.contentWidth), ("contentHeight", sc.contentHeight),
                                ("offsetX", sc.offsetX ?? 0), ("offsetY", sc.offsetY ?? 0), ("margin", sc.margin ?? 0)] {
-                if !v.isFinite { throw .invalidScene(reason: "scroll \(label) is not finite", node: node.id) }
+                if !value.isFinite { throw .invalidScene(reason: "scroll \(label) is not finite", node: node.id) }
             }
             if sc.contentWidth < 0 || sc.contentHeight < 0 {
                 throw .invalidScene(reason: "scroll content size is negative", node: node.id)
             }
             if (sc.margin ?? 0) < 0 { throw .invalidScene(reason: "scroll margin is negative", node: node.id) }
         }
-        if let c = node.collection {
+        if let spec = node.collection {
             guard node.frame != nil else {
                 throw .invalidScene(reason: "a collection needs a frame (the origin of its slots)", node: node.id)
             }
-            if c.count < 0 { throw .invalidScene(reason: "collection count \(c.count) is negative", node: node.id) }
-            if c.count > 1_000_000_000 {
-                throw .invalidScene(reason: "collection count \(c.count) is above 1,000,000,000", node: node.id)
+            if spec.count < 0 { throw .invalidScene(reason: "collection count \(spec.count) is negative", node: node.id) }
+            if spec.count > 1_000_000_000 {
+                throw .invalidScene(reason: "collection count \(spec.count) is above 1,000,000,000", node: node.id)
             }
-            for (label, v) in [("itemWidth", c.itemWidth), ("itemHeight", c.itemHeight)] {
-                if !v.isFinite || v <= 0 {
+            for (label, value) in [("itemWidth", spec.itemWidth), ("itemHeight", spec.itemHeight)] {
+                if !value.isFinite || value <= 0 {
                     throw .invalidScene(reason: "collection \(label) must be a positive number", node: node.id)
                 }
             }
-            if let s = c.spacing, !s.isFinite || s < 0 {
+            if let spacing = spec.spacing, !spacing.isFinite || spacing < 0 {
                 throw .invalidScene(reason: "collection spacing must be zero or positive", node: node.id)
             }
-            if c.layout == .grid {
-                guard let k = c.columns else {
+            if spec.layout == .grid {
+                guard let columns = spec.columns else {
                     throw .invalidScene(reason: "a grid collection needs columns", node: node.id)
                 }
-                if k < 1 { throw .invalidScene(reason: "collection columns \(k) must be at least 1", node: node.id) }
+                if columns < 1 { throw .invalidScene(reason: "collection columns \(columns) must be at least 1", node: node.id) }
             }
         }
     }
@@ -229,42 +229,42 @@ extension SceneStore {
     /// A node's id must not be a virtual item's (`COLLECTION#INDEX` of an existing collection).
     func validateReservedId(_ id: String, extra: Set<String> = []) throws(FocusError) {
         guard let (prefix, _) = splitVirtualId(id) else { return }
-        let p = String(prefix)
-        if extra.contains(p) || idToSlot[p].map({ collections[$0] != nil }) == true {
-            throw .invalidScene(reason: "id '\(id)' is reserved for a virtual item of collection '\(p)'", node: id)
+        let collectionId = String(prefix)
+        if extra.contains(collectionId) || idToSlot[collectionId].map({ collections[$0] != nil }) == true {
+            throw .invalidScene(reason: "id '\(id)' is reserved for a virtual item of collection '\(collectionId)'", node: id)
         }
     }
 
     /// The checks of a node that depend on where it goes: `index` (parent collection, range,
     /// uniqueness), reserved ids, a new scroll container's offset range.
-    func validatePlacement(_ n: Node, parent p: Int, taken: Set<Int> = [], extraCollections: Set<String> = [],
+    func validatePlacement(_ placed: Node, parent parentSlot: Int, taken: Set<Int> = [], extraCollections: Set<String> = [],
                            parentCollection: Collection?? = nil) throws(FocusError) {
-        try validateReservedId(n.id, extra: extraCollections)
-        if n.collection != nil, (hashIds[n.id] ?? 0) > 0 {
-            throw .invalidScene(reason: "ids of the form '\(n.id)#INDEX' are reserved for this collection's virtual items, and one is in use", node: n.id)
+        try validateReservedId(placed.id, extra: extraCollections)
+        if placed.collection != nil, (hashIds[placed.id] ?? 0) > 0 {
+            throw .invalidScene(reason: "ids of the form '\(placed.id)#INDEX' are reserved for this collection's virtual items, and one is in use", node: placed.id)
         }
-        let coll: Collection? = parentCollection ?? (p >= 0 ? node(p).collection : nil)
-        if let i = n.index {
-            guard let c = coll else {
-                throw .invalidScene(reason: "index is only for a built item of a collection (its parent is not a collection)", node: n.id)
+        let coll: Collection? = parentCollection ?? (parentSlot >= 0 ? node(parentSlot).collection : nil)
+        if let itemIndex = placed.index {
+            guard let spec = coll else {
+                throw .invalidScene(reason: "index is only for a built item of a collection (its parent is not a collection)", node: placed.id)
             }
-            if i < 0 || i >= c.count {
-                throw .invalidScene(reason: "index \(i) is outside the collection's range 0…\(c.count - 1)", node: n.id)
+            if itemIndex < 0 || itemIndex >= spec.count {
+                throw .invalidScene(reason: "index \(itemIndex) is outside the collection's range 0…\(spec.count - 1)", node: placed.id)
             }
-            if taken.contains(i) || (parentCollection == nil && p >= 0 && collections[p]?.built[i] != nil) {
-                throw .invalidScene(reason: "index \(i) is used by two built items of the collection", node: n.id)
+            if taken.contains(itemIndex) || (parentCollection == nil && parentSlot >= 0 && collections[parentSlot]?.built[itemIndex] != nil) {
+                throw .invalidScene(reason: "index \(itemIndex) is used by two built items of the collection", node: placed.id)
             }
         }
-        if let sc = n.scroll, let f = n.frame, !clampIds.contains(n.id) {
+        if let sc = placed.scroll, let viewport = placed.frame, !clampIds.contains(placed.id) {
             // A container new to the scene must be sent within its range (§12, further details).
-            let maxX = sc.axis == .vertical ? 0 : max(0, sc.contentWidth - f.width)
-            let maxY = sc.axis == .horizontal ? 0 : max(0, sc.contentHeight - f.height)
-            let x = sc.offsetX ?? 0, y = sc.offsetY ?? 0
-            if x < 0 || x > maxX {
-                throw .invalidScene(reason: "scroll offsetX \(x) is outside its range 0…\(maxX)", node: n.id)
+            let maxX = sc.axis == .vertical ? 0 : max(0, sc.contentWidth - viewport.width)
+            let maxY = sc.axis == .horizontal ? 0 : max(0, sc.contentHeight - viewport.height)
+            let offsetX = sc.offsetX ?? 0, offsetY = sc.offsetY ?? 0
+            if offsetX < 0 || offsetX > maxX {
+                throw .invalidScene(reason: "scroll offsetX \(offsetX) is outside its range 0…\(maxX)", node: placed.id)
             }
-            if y < 0 || y > maxY {
-                throw .invalidScene(reason: "scroll offsetY \(y) is outside its range 0…\(maxY)", node: n.id)
+            if offsetY < 0 || offsetY > maxY {
+                throw .invalidScene(reason: "scroll offsetY \(offsetY) is outside its range 0…\(maxY)", node: placed.id)
             }
         }
     }
@@ -273,14 +273,14 @@ extension SceneStore {
     func validatePlacements(_ top: Node, parent: Int) throws(FocusError) {
         var collectionsHere = Set<String>()
         var stack: [(Node, Collection??, Set<Int>)] = [(top, nil, [])]
-        while let (n, pc, taken) = stack.popLast() {
-            try validatePlacement(n, parent: parent, taken: taken, extraCollections: collectionsHere, parentCollection: pc)
-            if n.collection != nil { collectionsHere.insert(n.id) }
+        while let (placed, parentSpec, taken) = stack.popLast() {
+            try validatePlacement(placed, parent: parent, taken: taken, extraCollections: collectionsHere, parentCollection: parentSpec)
+            if placed.collection != nil { collectionsHere.insert(placed.id) }
             var used = Set<Int>()
-            for c in n.children ?? [] {
-                stack.append((c, .some(n.collection), used))
-                if let i = c.index, !used.insert(i).inserted {
-                    throw .invalidScene(reason: "index \(i) is used by two built items of the collection", node: c.id)
+            for child in placed.children ?? [] {
+                stack.append((child, .some(placed.collection), used))
+                if let itemIndex = child.index, !used.insert(itemIndex).inserted {
+                    throw .invalidScene(reason: "index \(itemIndex) is used by two built items of the collection", node: child.id)
                 }
             }
         }
@@ -288,72 +288,72 @@ extension SceneStore {
 
     // MARK: Frames
 
-    /// The frame of `n` going under `p`, in its space's coordinates: as given; a collection's size
+    /// The frame of `placed` going under `parentSlot`, in its space's coordinates: as given; a collection's size
     /// derived; a built item without a frame in its slot.
-    func localFrame(of n: Node, parent p: Int) -> Rect? {
-        if let i = n.index, p >= 0, let c = node(p).collection, n.frame == nil, let cf = slots[p].frame {
-            return Lattice(c, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
+    func localFrame(of placed: Node, parent parentSlot: Int) -> Rect? {
+        if let itemIndex = placed.index, parentSlot >= 0, let spec = node(parentSlot).collection, placed.frame == nil, let parentFrame = slots[parentSlot].frame {
+            return Lattice(spec, origin: (parentFrame.x, parentFrame.y), rtl: layoutDirection == .rightToLeft).frame(itemIndex)
         }
-        guard var f = n.frame else { return nil }
-        if let c = n.collection {
-            let size = Lattice.size(c)
-            f.width = size.width; f.height = size.height
+        guard var ownFrame = placed.frame else { return nil }
+        if let spec = placed.collection {
+            let size = Lattice.size(spec)
+            ownFrame.width = size.width; ownFrame.height = size.height
         }
-        return f
+        return ownFrame
     }
 
-    /// The space the children of `p` are in: its content's when it is a scroll container.
-    func contentSpace(of p: Int) -> Int {
-        slots[p].isScroll ? spaceOfContainer[p] ?? slots[p].space : slots[p].space
+    /// The space the children of `container` are in: its content's when it is a scroll container.
+    func contentSpace(of container: Int) -> Int {
+        slots[container].isScroll ? spaceOfContainer[container] ?? slots[container].space : slots[container].space
     }
 
-    /// Where the origin of space `k` is in scene coordinates (the containers above it composed).
-    func spaceOrigin(_ k: Int) -> (x: Double, y: Double) {
-        if k == 0 { return (0, 0) }
-        guard let sp = spaces[k], let f = slots[sp.container].frame else { return (0, 0) }
+    /// Where the origin of space `space` is in scene coordinates (the containers above it composed).
+    func spaceOrigin(_ space: Int) -> (x: Double, y: Double) {
+        if space == 0 { return (0, 0) }
+        guard let sp = spaces[space], let viewport = slots[sp.container].frame else { return (0, 0) }
         let up = slots[sp.container].space
-        let po = up == 0 ? (x: 0.0, y: 0.0) : spaceOrigin(up)
-        return (f.x + po.x - sp.offset.x, f.y + po.y - sp.offset.y)
+        let parentOrigin = up == 0 ? (x: 0.0, y: 0.0) : spaceOrigin(up)
+        return (viewport.x + parentOrigin.x - sp.offset.x, viewport.y + parentOrigin.y - sp.offset.y)
     }
 
-    /// What container `c`'s content coordinates add to get the coordinates of `c`'s own space.
-    func contentShift(_ c: Int) -> (x: Double, y: Double) {
-        guard let o = scrolls[c], let f = slots[c].frame else { return (0, 0) }
-        return (f.x - o.x, f.y - o.y)
+    /// What `container`'s content coordinates add to get the coordinates of its own space.
+    func contentShift(_ container: Int) -> (x: Double, y: Double) {
+        guard let offset = scrolls[container], let viewport = slots[container].frame else { return (0, 0) }
+        return (viewport.x - offset.x, viewport.y - offset.y)
     }
 
-    /// Container `c`'s aggregates in its own space: its frame and its content's (`content`), shifted.
-    func containerAggregate(_ c: Int, content: Aggregate) -> Aggregate {
-        let t = contentShift(c)
-        var union = slots[c].leafAggregate.union
-        if let u = content.union?.offset(by: t) { union = union.map { $0.union(u) } ?? u }
+    /// `container`'s aggregates in its own space: its frame and its content's (`content`), shifted.
+    func containerAggregate(_ container: Int, content: Aggregate) -> Aggregate {
+        let shift = contentShift(container)
+        var union = slots[container].leafAggregate.union
+        if let contentUnion = content.union?.offset(by: shift) { union = union.map { $0.union(contentUnion) } ?? contentUnion }
         var reach = union
-        if let r = content.reach?.offset(by: t) { reach = reach.map { $0.union(r) } ?? r }
+        if let contentReach = content.reach?.offset(by: shift) { reach = reach.map { $0.union(contentReach) } ?? contentReach }
         return Aggregate(union: union, reach: reach)
     }
 
     /// `reach(slot)` in scene coordinates.
     func sceneReach(_ slot: Int) -> Rect? {
-        guard let r = reach(slot) else { return nil }
-        let k = slots[slot].space
-        return k == 0 ? r : r.offset(by: spaceOrigin(k))
+        guard let localReach = reach(slot) else { return nil }
+        let space = slots[slot].space
+        return space == 0 ? localReach : localReach.offset(by: spaceOrigin(space))
     }
 
     /// The frame a filed slot was filed with, in scene coordinates.
     func filedSceneFrame(_ slot: Int) -> Rect {
-        let g = Int(index.grid[slot])
-        return g == 0 ? index.frame[slot] : index.frame[slot].offset(by: spaceOrigin(g))
+        let space = Int(index.grid[slot])
+        return space == 0 ? index.frame[slot] : index.frame[slot].offset(by: spaceOrigin(space))
     }
 
-    /// What a child of `p` adds to its content coordinates to get scene coordinates.
-    func translation(under p: Int) -> (x: Double, y: Double) {
-        p >= 0 ? spaceOrigin(contentSpace(of: p)) : (0, 0)
+    /// What a child of `parent` adds to its content coordinates to get scene coordinates.
+    func translation(under parent: Int) -> (x: Double, y: Double) {
+        parent >= 0 ? spaceOrigin(contentSpace(of: parent)) : (0, 0)
     }
 
-    /// Collection `c`'s slot frames in scene coordinates.
-    func lattice(_ c: Int) -> Lattice? {
-        guard let coll = collections[c]?.spec, let f = frame(c) else { return nil }
-        return Lattice(coll, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
+    /// `collection`'s slot frames in scene coordinates.
+    func lattice(_ collection: Int) -> Lattice? {
+        guard let coll = collections[collection]?.spec, let collectionFrame = frame(collection) else { return nil }
+        return Lattice(coll, origin: (collectionFrame.x, collectionFrame.y), rtl: layoutDirection == .rightToLeft)
     }
 
     // MARK: Registries
