@@ -359,82 +359,82 @@ extension SceneStore {
     // MARK: Registries
 
     mutating func registerScroll(_ slot: Int, subtree: Node) {
-        let n = node(slot)
-        if let (prefix, _) = splitVirtualId(n.id) { hashIds[String(prefix), default: 0] += 1 }
-        if let sc = n.scroll, let f = slots[slot].frame {
-            var o = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
-            clamp(&o, sc, f)
-            scrolls[slot] = o
+        let treeNode = node(slot)
+        if let (prefix, _) = splitVirtualId(treeNode.id) { hashIds[String(prefix), default: 0] += 1 }
+        if let sc = treeNode.scroll, let viewport = slots[slot].frame {
+            var offset = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
+            clamp(&offset, sc, viewport)
+            scrolls[slot] = offset
             scrollSpecs[slot] = sc
             // The content's own grid, shaped by the focusable nodes the container holds.
             var sumW = 0.0, sumH = 0.0, count = 0
             var stack = subtree.children ?? []
-            while let d = stack.popLast() {
-                if d.focusable == true, let df = d.frame, !df.isEmpty { sumW += df.width; sumH += df.height; count += 1 }
-                stack += d.children ?? []
+            while let descendant = stack.popLast() {
+                if descendant.focusable == true, let df = descendant.frame, !df.isEmpty { sumW += df.width; sumH += df.height; count += 1 }
+                stack += descendant.children ?? []
             }
-            let k = index.addGrid(bounds: Rect(x: 0, y: 0, width: max(sc.contentWidth, f.width), height: max(sc.contentHeight, f.height)),
-                                  typicalWidth: count > 0 ? sumW / Double(count) : f.width,
-                                  typicalHeight: count > 0 ? sumH / Double(count) : f.height, expected: max(count, 1))
-            while spaces.count <= k { spaces.append(nil) }
-            spaces[k] = ScrollSpace(container: slot, offset: o)
-            spaceOfContainer[slot] = k
+            let space = index.addGrid(bounds: Rect(x: 0, y: 0, width: max(sc.contentWidth, viewport.width), height: max(sc.contentHeight, viewport.height)),
+                                  typicalWidth: count > 0 ? sumW / Double(count) : viewport.width,
+                                  typicalHeight: count > 0 ? sumH / Double(count) : viewport.height, expected: max(count, 1))
+            while spaces.count <= space { spaces.append(nil) }
+            spaces[space] = ScrollSpace(container: slot, offset: offset)
+            spaceOfContainer[slot] = space
             slots[slot].isScroll = true
         }
-        if let c = n.collection { collections[slot] = CollectionInfo(spec: c) }
+        if let spec = treeNode.collection { collections[slot] = CollectionInfo(spec: spec) }
     }
 
     mutating func unregisterScroll(_ slot: Int) {
         if let (prefix, _) = splitVirtualId(slots[slot].id) {
-            let p = String(prefix)
-            hashIds[p, default: 1] -= 1
-            if hashIds[p] == 0 { hashIds[p] = nil }
+            let collectionId = String(prefix)
+            hashIds[collectionId, default: 1] -= 1
+            if hashIds[collectionId] == 0 { hashIds[collectionId] = nil }
         }
         scrolls[slot] = nil
         scrollSpecs[slot] = nil
-        if let k = spaceOfContainer.removeValue(forKey: slot) {
+        if let space = spaceOfContainer.removeValue(forKey: slot) {
             // Unfiles whatever of the content is still filed (the content is released after it).
-            index.removeGrid(k)
-            spaces[k] = nil
+            index.removeGrid(space)
+            spaces[space] = nil
         }
         slots[slot].isScroll = false
         collections[slot] = nil
     }
 
-    func clamp(_ o: inout ScrollOffsetXY, _ sc: Scroll, _ viewport: Rect) {
+    func clamp(_ offset: inout ScrollOffsetXY, _ sc: Scroll, _ viewport: Rect) {
         let maxX = sc.axis == .vertical ? 0 : max(0, sc.contentWidth - viewport.width)
         let maxY = sc.axis == .horizontal ? 0 : max(0, sc.contentHeight - viewport.height)
-        o.x = min(max(o.x, 0), maxX)
-        o.y = min(max(o.y, 0), maxY)
+        offset.x = min(max(offset.x, 0), maxX)
+        offset.y = min(max(offset.y, 0), maxY)
     }
 
-    /// Files child `slot` of collection `c` in index order (see the file comment).
-    mutating func insertItem(_ slot: Int, into c: Int) {
-        let count = collections[c]?.spec.count ?? 0
-        if let i = node(slot).index {
-            collections[c]!.built[i] = slot
+    /// Files child `slot` of `collection` in index order (see the file comment).
+    mutating func insertItem(_ slot: Int, into collection: Int) {
+        let count = collections[collection]?.spec.count ?? 0
+        if let itemIndex = node(slot).index {
+            collections[collection]!.built[itemIndex] = slot
             // The client built an index that was virtual: the built node takes over (focus.md §12).
-            if let v = collections[c]!.materialized[i] { dropVirtual(v) }
+            if let virtualSlot = collections[collection]!.materialized[itemIndex] { dropVirtual(virtualSlot) }
         }
-        var kids = slots[c].children
+        var kids = slots[collection].children
         kids.append(slot)
         // Children without an index keep their order after the items.
         var plainOrder = 0
         var keyed: [(key: Int, slot: Int)] = []
-        for k in kids {
-            if let i = node(k).index { keyed.append((i, k)) } else { keyed.append((count + plainOrder, k)); plainOrder += 1 }
+        for child in kids {
+            if let itemIndex = node(child).index { keyed.append((itemIndex, child)) } else { keyed.append((count + plainOrder, child)); plainOrder += 1 }
         }
         keyed.sort { $0.key < $1.key }
-        slots[c].children = keyed.map(\.slot)
-        for (key, k) in keyed { slots[k].indexInParent = key }
+        slots[collection].children = keyed.map(\.slot)
+        for (key, child) in keyed { slots[child].indexInParent = key }
     }
 
-    mutating func removeItem(_ slot: Int, from c: Int) {
-        if let i = node(slot).index, collections[c]?.built[i] == slot { collections[c]!.built[i] = nil }
-        if let k = slots[c].children.firstIndex(of: slot) { slots[c].children.remove(at: k) }
-        let count = collections[c]?.spec.count ?? 0
+    mutating func removeItem(_ slot: Int, from collection: Int) {
+        if let itemIndex = node(slot).index, collections[collection]?.built[itemIndex] == slot { collections[collection]!.built[itemIndex] = nil }
+        if let position = slots[collection].children.firstIndex(of: slot) { slots[collection].children.remove(at: position) }
+        let count = collections[collection]?.spec.count ?? 0
         var plainOrder = 0
-        for k in slots[c].children where node(k).index == nil { slots[k].indexInParent = count + plainOrder; plainOrder += 1 }
+        for child in slots[collection].children where node(child).index == nil { slots[child].indexInParent = count + plainOrder; plainOrder += 1 }
     }
 
     /// 1 when collection `slot` has a virtual item that is a candidate, else 0.
