@@ -445,44 +445,44 @@ extension SceneStore {
 
     // MARK: Virtual items
 
-    /// The slot of item `i` of collection `c`: the built node, or a materialized virtual item; nil
-    /// when `i` is out of range or is not a candidate (a hole, a disabled collection). A virtual
+    /// The slot of item `itemIndex` of `collection`: the built node, or a materialized virtual item; nil
+    /// when `itemIndex` is out of range or is not a candidate (a hole, a disabled collection). A virtual
     /// item's frame is arithmetic on the collection's lattice; its slot is a spare one reused when
     /// there is one (only its id, frame and index change).
-    mutating func item(_ c: Int, _ i: Int) -> Int? {
+    mutating func item(_ collection: Int, _ itemIndex: Int) -> Int? {
         // One lookup of the collection (hashing is most of what a move onto a virtual item costs).
         let (known, coll): (Int??, Collection?) = {
-            guard let info = collections[c], i >= 0, i < info.spec.count else { return (.some(nil), nil) }
-            if !info.built.isEmpty, let b = info.built[i] { return (.some(isCandidate(b) ? b : nil), nil) }
-            if let v = info.materialized[i] { return (.some(v), nil) }
+            guard let info = collections[collection], itemIndex >= 0, itemIndex < info.spec.count else { return (.some(nil), nil) }
+            if !info.built.isEmpty, let built = info.built[itemIndex] { return (.some(isCandidate(built) ? built : nil), nil) }
+            if let virtualSlot = info.materialized[itemIndex] { return (.some(virtualSlot), nil) }
             return (nil, info.spec)
         }()
         if let known { return known }
-        guard !slots[c].disabled, let coll, let cf = slots[c].frame else { return nil }
-        var id = slots[c].id
+        guard !slots[collection].disabled, let coll, let collectionFrame = slots[collection].frame else { return nil }
+        var id = slots[collection].id
         id.append("#")
-        id.append(String(i))
-        let f = Lattice(coll, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
+        id.append(String(itemIndex))
+        let itemFrame = Lattice(coll, origin: (collectionFrame.x, collectionFrame.y), rtl: layoutDirection == .rightToLeft).frame(itemIndex)
         let slot: Int
         if let spare = spareVirtualSlots.popLast() {
             slot = spare
             slots[slot].id = id
-            slots[slot].setFrame(f)
-            slots[slot].parent = c
-            slots[slot].depth = slots[c].depth + 1
+            slots[slot].setFrame(itemFrame)
+            slots[slot].parent = collection
+            slots[slot].depth = slots[collection].depth + 1
             slots[slot].alive = true
             slots[slot].candidate = true
         } else {
-            var s = Slot(id: id, node: Node(id: id, frame: f, focusable: true), parent: c, depth: slots[c].depth + 1,
+            var newSlot = Slot(id: id, node: Node(id: id, frame: itemFrame, focusable: true), parent: collection, depth: slots[collection].depth + 1,
                          disabled: false, candidate: true, hadChildren: false)
-            s.isVirtual = true
-            if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
+            newSlot.isVirtual = true
+            if let reused = free.popLast() { slot = reused; slots[reused] = newSlot } else { slot = slots.count; slots.append(newSlot) }
         }
-        slots[slot].indexInParent = i
-        slots[slot].space = slots[c].space
+        slots[slot].indexInParent = itemIndex
+        slots[slot].space = slots[collection].space
         // Not in `idToSlot`: lookups by id fall back to `materializedSlot`.
         virtualSlots.append(slot)
-        collections[c]!.materialized[i] = slot
+        collections[collection]!.materialized[itemIndex] = slot
         return slot
     }
 
@@ -493,29 +493,29 @@ extension SceneStore {
 
     /// The collection and index of an item slot (built with `index`, or virtual).
     func itemOf(_ slot: Int) -> VirtualItem? {
-        if let v = virtualItem(slot) { return v }
-        let p = slots[slot].parent
-        guard p >= 0, collections[p] != nil, let i = node(slot).index else { return nil }
-        return VirtualItem(collection: p, index: i)
+        if let item = virtualItem(slot) { return item }
+        let parent = slots[slot].parent
+        guard parent >= 0, collections[parent] != nil, let itemIndex = node(slot).index else { return nil }
+        return VirtualItem(collection: parent, index: itemIndex)
     }
 
     /// The slot of a materialized virtual item by its id (they are not in `idToSlot`).
     func materializedSlot(_ id: String) -> Int? {
-        guard !virtualSlots.isEmpty, let (c, i) = parseVirtual(id), let i else { return nil }
-        return collections[c]?.materialized[i]
+        guard !virtualSlots.isEmpty, let (collection, itemIndex) = parseVirtual(id), let itemIndex else { return nil }
+        return collections[collection]?.materialized[itemIndex]
     }
 
     /// A virtual id (`COLLECTION#INDEX`) → its collection and index, when the collection exists.
     func parseVirtual(_ id: String) -> (collection: Int, index: Int?)? {
-        guard let (prefix, i) = splitVirtualId(id), let c = idToSlot[String(prefix)], collections[c] != nil else { return nil }
-        return (c, i)
+        guard let (prefix, itemIndex) = splitVirtualId(id), let collection = idToSlot[String(prefix)], collections[collection] != nil else { return nil }
+        return (collection, itemIndex)
     }
 
     mutating func dropVirtual(_ slot: Int) {
-        guard let v = virtualItem(slot), let k = virtualSlots.firstIndex(of: slot) else { return }
-        virtualSlots.swapAt(k, virtualSlots.count - 1)
+        guard let item = virtualItem(slot), let position = virtualSlots.firstIndex(of: slot) else { return }
+        virtualSlots.swapAt(position, virtualSlots.count - 1)
         virtualSlots.removeLast()
-        collections[v.collection]?.materialized[v.index] = nil
+        collections[item.collection]?.materialized[item.index] = nil
         slots[slot].alive = false
         slots[slot].candidate = false
         if spareVirtualSlots.count < 4 { spareVirtualSlots.append(slot) } else { free.append(slot) }
@@ -524,30 +524,30 @@ extension SceneStore {
     /// Drops the materialized items of collection `slot` (it is being removed).
     mutating func dropVirtuals(of slot: Int) {
         guard let info = collections[slot] else { return }
-        for (_, v) in info.materialized { dropVirtual(v) }
+        for (_, virtualSlot) in info.materialized { dropVirtual(virtualSlot) }
     }
 
     /// Drops every materialized virtual item but `keep`.
     mutating func collectVirtuals(keep: Int?, _ keep2: Int?) {
         // Most calls (twice a move) find only the focused items: nothing to copy or drop.
         if virtualSlots.allSatisfy({ $0 == keep || $0 == keep2 }) { return }
-        for s in virtualSlots where s != keep && s != keep2 { dropVirtual(s) }
+        for slot in virtualSlots where slot != keep && slot != keep2 { dropVirtual(slot) }
     }
 
-    /// The first (forward) or last candidate index of collection `c` after/before `from` (nil: from
+    /// The first (forward) or last candidate index of `collection` after/before `from` (nil: from
     /// the start/end); holes are skipped.
-    func nextCandidateIndex(_ c: Int, after from: Int?, forward: Bool) -> Int? {
-        guard let info = collections[c], info.spec.count > 0 else { return nil }
-        let virtualOK = !slots[c].disabled
+    func nextCandidateIndex(_ collection: Int, after from: Int?, forward: Bool) -> Int? {
+        guard let info = collections[collection], info.spec.count > 0 else { return nil }
+        let virtualOK = !slots[collection].disabled
         let count = info.spec.count
-        var i = from.map { forward ? $0 + 1 : $0 - 1 } ?? (forward ? 0 : count - 1)
-        while i >= 0 && i < count {
-            if let b = info.built[i] {
-                if isCandidate(b) { return i }
+        var itemIndex = from.map { forward ? $0 + 1 : $0 - 1 } ?? (forward ? 0 : count - 1)
+        while itemIndex >= 0 && itemIndex < count {
+            if let built = info.built[itemIndex] {
+                if isCandidate(built) { return itemIndex }
             } else if virtualOK {
-                return i
+                return itemIndex
             }
-            i += forward ? 1 : -1
+            itemIndex += forward ? 1 : -1
         }
         return nil
     }
