@@ -554,28 +554,28 @@ extension SceneStore {
 
     // MARK: Scrolling
 
-    /// Sets container `c`'s offset (clamped). Its content keeps its coordinates and its place in
-    /// the index; only the aggregates of `c`'s ancestors follow. Returns whether it changed.
+    /// Sets `container`'s offset (clamped). Its content keeps its coordinates and its place in
+    /// the index; only the aggregates of its ancestors follow. Returns whether it changed.
     @discardableResult
-    mutating func setOffset(_ c: Int, x: Double, y: Double) -> Bool {
-        guard let old = scrolls[c], let sc = scrollSpecs[c], let vf = slots[c].frame else { return false }
-        var o = ScrollOffsetXY(x: x, y: y)
-        clamp(&o, sc, vf)
-        if o == old { return false }
-        scrolls[c] = o
-        if let k = spaceOfContainer[c] { spaces[k]?.offset = o }
-        if isSection(c) { refreshTarget(c) }
-        var a = slots[c].parent
-        while a >= 0 {
-            recomputeAggregate(a)
-            if isSection(a) { refreshTarget(a) }
-            a = slots[a].parent
+    mutating func setOffset(_ container: Int, x: Double, y: Double) -> Bool {
+        guard let old = scrolls[container], let sc = scrollSpecs[container], let vf = slots[container].frame else { return false }
+        var offset = ScrollOffsetXY(x: x, y: y)
+        clamp(&offset, sc, vf)
+        if offset == old { return false }
+        scrolls[container] = offset
+        if let space = spaceOfContainer[container] { spaces[space]?.offset = offset }
+        if isSection(container) { refreshTarget(container) }
+        var ancestor = slots[container].parent
+        while ancestor >= 0 {
+            recomputeAggregate(ancestor)
+            if isSection(ancestor) { refreshTarget(ancestor) }
+            ancestor = slots[ancestor].parent
         }
         return true
     }
 
     /// The stored aggregates of a slot with children (nil for a leaf).
-    func aggregates(_ s: Int) -> Aggregate? { slots[s].children.isEmpty ? nil : aggregate(s) }
+    func aggregates(_ slot: Int) -> Aggregate? { slots[slot].children.isEmpty ? nil : aggregate(slot) }
 
     /// Computes `slot`'s stored aggregates from its own frame and its children's (a scroll
     /// container's from its children's alone, in content coordinates); `keepReach` keeps the
@@ -584,38 +584,38 @@ extension SceneStore {
         guard !slots[slot].children.isEmpty else { setAggregate(slot, slots[slot].leafAggregate); return }
         let own = slots[slot].isScroll ? nil : slots[slot].frame.flatMap { $0.isEmpty ? nil : $0 }
         var union = own
-        for c in slots[slot].children {
-            if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
+        for child in slots[slot].children {
+            if let childUnion = candUnion(child) { union = union.map { $0.union(childUnion) } ?? childUnion }
         }
         var reach = union
-        if isSection(slot), let f = own { reach = reach.map { $0.union(f) } ?? f }
-        for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
+        if isSection(slot), let ownFrame = own { reach = reach.map { $0.union(ownFrame) } ?? ownFrame }
+        for child in slots[slot].children { if let childReach = self.reach(child) { reach = reach.map { $0.union(childReach) } ?? childReach } }
         if keepReach { reach = storedAggregate(slot).reach }
         setAggregate(slot, Aggregate(union: union, reach: reach))
     }
 
-    /// Scrolls every container holding `f`, innermost first, to show it (focus.md §12); returns
+    /// Scrolls every container holding `target`, innermost first, to show it (focus.md §12); returns
     /// the containers whose offset changed, with their new offsets.
-    mutating func scrollToShow(_ f: Int) -> [(Int, ScrollOffsetXY)] {
+    mutating func scrollToShow(_ target: Int) -> [(Int, ScrollOffsetXY)] {
         if scrolls.isEmpty { return [] }
         var changed: [(Int, ScrollOffsetXY)] = []
-        var a = slots[f].parent
-        while a >= 0 {
-            if slots[a].isScroll, let old = scrolls[a], let sc = scrollSpecs[a], let vp = frame(a), let fr = frame(f) {
-                let m = sc.margin ?? 0
+        var ancestor = slots[target].parent
+        while ancestor >= 0 {
+            if slots[ancestor].isScroll, let old = scrolls[ancestor], let sc = scrollSpecs[ancestor], let viewport = frame(ancestor), let targetFrame = frame(target) {
+                let margin = sc.margin ?? 0
                 let policy = sc.policy ?? .visible
-                var x = old.x, y = old.y
+                var offsetX = old.x, offsetY = old.y
                 if sc.axis != .vertical {
-                    x = Self.offsetToShow(lo: fr.minX - m, hi: fr.maxX + m, vlo: vp.minX, vhi: vp.maxX, offset: old.x,
+                    offsetX = Self.offsetToShow(lo: targetFrame.minX - margin, hi: targetFrame.maxX + margin, vlo: viewport.minX, vhi: viewport.maxX, offset: old.x,
                                           policy: policy, leadingIsHigh: layoutDirection == .rightToLeft)
                 }
                 if sc.axis != .horizontal {
-                    y = Self.offsetToShow(lo: fr.minY - m, hi: fr.maxY + m, vlo: vp.minY, vhi: vp.maxY, offset: old.y,
+                    offsetY = Self.offsetToShow(lo: targetFrame.minY - margin, hi: targetFrame.maxY + margin, vlo: viewport.minY, vhi: viewport.maxY, offset: old.y,
                                           policy: policy, leadingIsHigh: false)
                 }
-                if setOffset(a, x: x, y: y) { changed.append((a, scrolls[a]!)) }
+                if setOffset(ancestor, x: offsetX, y: offsetY) { changed.append((ancestor, scrolls[ancestor]!)) }
             }
-            a = slots[a].parent
+            ancestor = slots[ancestor].parent
         }
         return changed
     }
@@ -640,16 +640,16 @@ extension SceneStore {
     func scrollClip(focused: Int?) -> ScrollClip? {
         if scrolls.isEmpty { return nil }
         var open = 0
-        if let f = focused {
-            var a = slots[f].parent
-            while a >= 0 { if slots[a].isScroll { open += 1 }; a = slots[a].parent }
+        if let focusedSlot = focused {
+            var ancestor = slots[focusedSlot].parent
+            while ancestor >= 0 { if slots[ancestor].isScroll { open += 1 }; ancestor = slots[ancestor].parent }
         }
         if open == scrolls.count { return nil }
         var closed: [Int: Rect] = [:]
-        for (c, _) in scrolls { if let f = frame(c) { closed[c] = f } }
-        if let f = focused {
-            var a = f
-            while a >= 0 { closed[a] = nil; a = slots[a].parent }
+        for (container, _) in scrolls { if let viewport = frame(container) { closed[container] = viewport } }
+        if let focusedSlot = focused {
+            var ancestor = focusedSlot
+            while ancestor >= 0 { closed[ancestor] = nil; ancestor = slots[ancestor].parent }
         }
         return ScrollClip(closed: closed)
     }
