@@ -656,63 +656,63 @@ extension SceneStore {
 
     // MARK: Directional search over virtual items
 
-    /// The best in-beam and out-of-beam virtual items of collection `c` for a move from `source`
+    /// The best in-beam and out-of-beam virtual items of `collection` for a move from `source`
     /// (ties: the lower index), skipping built indices and `exclude`.
-    func latticeBest(_ c: Int, source: Rect, direction: Direction, wantBeam: Bool, wantOut: Bool,
+    func latticeBest(_ collection: Int, source: Rect, direction: Direction, wantBeam: Bool, wantOut: Bool,
                      exclude: Int?, clip: ScrollClip?) -> (beam: (Int, Measure)?, out: (Int, Measure)?) {
-        guard let info = collections[c], !slots[c].disabled, info.spec.count > info.built.count, let f = frame(c) else { return (nil, nil) }
-        let l = Lattice(info.spec, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
-        let s = CanonRect(source, direction)
+        guard let info = collections[collection], !slots[collection].disabled, info.spec.count > info.built.count, let collectionFrame = frame(collection) else { return (nil, nil) }
+        let lattice = Lattice(info.spec, origin: (collectionFrame.x, collectionFrame.y), rtl: layoutDirection == .rightToLeft)
+        let canonSource = CanonRect(source, direction)
         var beam: (Int, Measure)?, out: (Int, Measure)?
         var clipRect: Rect?
         if let clip {
             // The collection's items are clipped like a child of it.
-            var r = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
-            var a = c
+            var clipped = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
+            var ancestor = collection
             var any = false
-            while a >= 0 {
-                if let v = clip.closed[a] {
-                    if any { guard let i = r.intersection(v) else { return (nil, nil) }; r = i } else { r = v; any = true }
+            while ancestor >= 0 {
+                if let viewport = clip.closed[ancestor] {
+                    if any { guard let narrowed = clipped.intersection(viewport) else { return (nil, nil) }; clipped = narrowed } else { clipped = viewport; any = true }
                 }
-                a = slots[a].parent
+                ancestor = slots[ancestor].parent
             }
-            if any { clipRect = r }
+            if any { clipRect = clipped }
         }
         let anyBuilt = !info.built.isEmpty
-        func consider(_ i: Int, _ f: Rect) {
-            if i == exclude || (anyBuilt && info.built[i] != nil) { return }
-            var fr = f
-            if let cr = clipRect { guard let x = fr.intersection(cr) else { return }; fr = x }
-            let m = Measure(s: s, d: CanonRect(fr, direction))
-            guard m.inDirection else { return }
-            if m.inBeam {
+        func consider(_ itemIndex: Int, _ slotFrame: Rect) {
+            if itemIndex == exclude || (anyBuilt && info.built[itemIndex] != nil) { return }
+            var frame = slotFrame
+            if let cr = clipRect { guard let visible = frame.intersection(cr) else { return }; frame = visible }
+            let measure = Measure(s: canonSource, d: CanonRect(frame, direction))
+            guard measure.inDirection else { return }
+            if measure.inBeam {
                 guard wantBeam else { return }
-                if let b = beam, !(m.score < b.1.score || (m.score == b.1.score && i < b.0)) { return }
-                beam = (i, m)
+                if let best = beam, !(measure.score < best.1.score || (measure.score == best.1.score && itemIndex < best.0)) { return }
+                beam = (itemIndex, measure)
             } else {
                 guard wantOut else { return }
-                if let b = out, !(m.score < b.1.score || (m.score == b.1.score && i < b.0)) { return }
-                out = (i, m)
+                if let best = out, !(measure.score < best.1.score || (measure.score == best.1.score && itemIndex < best.0)) { return }
+                out = (itemIndex, measure)
             }
         }
-        func range(_ lo: Double, _ hi: Double, _ origin: Double, _ pitch: Double, _ n: Int) -> ClosedRange<Int>? {
-            let a = max(0, floorInt((lo - origin) / pitch))
-            let b = min(n - 1, floorInt((hi - origin) / pitch))
-            return a <= b ? a...b : nil
+        func range(_ lo: Double, _ hi: Double, _ origin: Double, _ pitch: Double, _ count: Int) -> ClosedRange<Int>? {
+            let first = max(0, floorInt((lo - origin) / pitch))
+            let last = min(count - 1, floorInt((hi - origin) / pitch))
+            return first <= last ? first...last : nil
         }
         if let cr = clipRect {
             // Only what the viewports show competes: a handful of slots.
-            guard let xs = range(cr.minX, cr.maxX, l.ox, l.px, l.cols), let ys = range(cr.minY, cr.maxY, l.oy, l.py, l.rows),
+            guard let xs = range(cr.minX, cr.maxX, lattice.ox, lattice.px, lattice.cols), let ys = range(cr.minY, cr.maxY, lattice.oy, lattice.py, lattice.rows),
                   xs.count * ys.count <= 1 << 16 else { return (nil, nil) }
-            for r in ys { for pc in xs { if let i = l.index(pc: pc, r: r) { consider(i, l.frame(pc: pc, r: r)) } } }
+            for row in ys { for pc in xs { if let itemIndex = lattice.index(pc: pc, r: row) { consider(itemIndex, lattice.frame(pc: pc, r: row)) } } }
             return (beam, out)
         }
         // Lines across the move, nearest first; in each, slots outward from the source's centre.
         let horizontal = direction.isHorizontal
         let positive = direction == .right || direction == .down
-        let nLines = horizontal ? l.cols : l.rows, nCross = horizontal ? l.rows : l.cols
-        let mOrigin = horizontal ? l.ox : l.oy, mPitch = horizontal ? l.px : l.py, mSize = horizontal ? l.iw : l.ih
-        let cOrigin = horizontal ? l.oy : l.ox, cPitch = horizontal ? l.py : l.px, cSize = horizontal ? l.ih : l.iw
+        let nLines = horizontal ? lattice.cols : lattice.rows, nCross = horizontal ? lattice.rows : lattice.cols
+        let mOrigin = horizontal ? lattice.ox : lattice.oy, mPitch = horizontal ? lattice.px : lattice.py, mSize = horizontal ? lattice.iw : lattice.ih
+        let cOrigin = horizontal ? lattice.oy : lattice.ox, cPitch = horizontal ? lattice.py : lattice.px, cSize = horizontal ? lattice.ih : lattice.iw
         let sLo = horizontal ? source.minX : source.minY, sHi = horizontal ? source.maxX : source.maxY
         let cLo = horizontal ? source.minY : source.minX, cHi = horizontal ? source.maxY : source.maxX
         let sc = (cLo + cHi) / 2
@@ -724,9 +724,9 @@ extension SceneStore {
         let k0 = min(max(floorInt((sc - cOrigin) / cPitch), 0), nCross - 1)
         // An out-of-beam item scoring above the best in-beam one never wins (see `Winner`).
         func bound() -> Double {
-            let b = beamPossible ? (beam?.1.score ?? .infinity) : 0
-            let o = wantOut ? min(out?.1.score ?? .infinity, beam?.1.score ?? .infinity) : 0
-            return max(b, o)
+            let beamBound = beamPossible ? (beam?.1.score ?? .infinity) : 0
+            let outBound = wantOut ? min(out?.1.score ?? .infinity, beam?.1.score ?? .infinity) : 0
+            return max(beamBound, outBound)
         }
         var guardLines = 0
         while line >= 0 && line < nLines {
@@ -734,16 +734,16 @@ extension SceneStore {
             let major = positive ? max(0, near - sHi) : max(0, sLo - (near + mSize))
             if 13 * major * major > bound() { break }
             for step in [-1, 1] {
-                var k = step < 0 ? k0 : k0 + 1
-                while k >= 0 && k < nCross {
-                    let clo = cOrigin + Double(k) * cPitch
+                var cross = step < 0 ? k0 : k0 + 1
+                while cross >= 0 && cross < nCross {
+                    let clo = cOrigin + Double(cross) * cPitch
                     let minor = abs(clo + cSize / 2 - sc)
                     if 13 * major * major + minor * minor > bound() { break }
                     let inBeamBand = clo + cSize > cLo && clo < cHi
                     if !inBeamBand && !wantOut { break }
-                    let (pc, r) = horizontal ? (line, k) : (k, line)
-                    if let i = l.index(pc: pc, r: r) { consider(i, l.frame(pc: pc, r: r)) }
-                    k += step
+                    let (pc, row) = horizontal ? (line, cross) : (cross, line)
+                    if let itemIndex = lattice.index(pc: pc, r: row) { consider(itemIndex, lattice.frame(pc: pc, r: row)) }
+                    cross += step
                 }
             }
             line += positive ? 1 : -1
