@@ -44,6 +44,7 @@ public enum FocusError: Error, Hashable, Sendable {
         }
     }
 
+    /// A value of an error's parameters on the wire: a string, an int, or null for an absent `?` field.
     public enum ParameterValue: Hashable, Sendable {
         case string(String)
         case int(Int)
@@ -52,6 +53,7 @@ public enum FocusError: Error, Hashable, Sendable {
 }
 
 extension FocusError: CustomStringConvertible {
+    /// The error in words, for a person: the log, focusctl, warnings.
     public var description: String {
         switch self {
         case .noSuchScene(let scene): "no scene named '\(scene)'"

@@ -79,11 +79,11 @@ enum Winner {
     static func combine(
         beam: Scored?, out: Scored?, horizontal: Bool, precedes: (Int, Int) -> Bool
     ) -> Scored? {
-        guard let b = beam else { return out }
-        guard let o = out else { return b }
-        if beamBeats(b.measure, o.measure, horizontal: horizontal) { return b }
-        if b.measure.score < o.measure.score { return b }
-        if o.measure.score < b.measure.score { return o }
-        return precedes(b.slot, o.slot) ? b : o
+        guard let beam else { return out }
+        guard let out else { return beam }
+        if beamBeats(beam.measure, out.measure, horizontal: horizontal) { return beam }
+        if beam.measure.score < out.measure.score { return beam }
+        if out.measure.score < beam.measure.score { return out }
+        return precedes(beam.slot, out.slot) ? beam : out
     }
 }

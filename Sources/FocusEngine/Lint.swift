@@ -47,116 +47,116 @@ extension SceneStore {
         var candidates: [Int] = []
         var pre = Array(repeating: -1, count: slots.count)
         var stack = [root], counter = 0
-        while let s = stack.popLast() {
-            pre[s] = counter; counter += 1
-            if slots[s].candidate { candidates.append(s) }
-            stack.append(contentsOf: slots[s].children.reversed())
+        while let slot = stack.popLast() {
+            pre[slot] = counter; counter += 1
+            if slots[slot].candidate { candidates.append(slot) }
+            stack.append(contentsOf: slots[slot].children.reversed())
         }
         if candidates.count > limits.lintMaxCandidates { throw .tooManyNodes(limit: limits.lintMaxCandidates) }
         var problems: [Problem] = []
         let dirs: [Direction] = [.up, .down, .left, .right]
         var edges = Array(repeating: [Int](repeating: -1, count: 4), count: slots.count)
         let sentOffsets = scrolls
-        defer { for (c, o) in sentOffsets { setOffset(c, x: o.x, y: o.y) } }
-        for c in candidates {
+        defer { for (container, offset) in sentOffsets { setOffset(container, x: offset.x, y: offset.y) } }
+        for candidate in candidates {
             // Moves start as focus would see them: its scroll containers scrolled to show it (§12).
-            _ = scrollToShow(c)
-            guard let r = frame(c) else { continue }
-            for (k, d) in dirs.enumerated() {
-                let result = directionalMove(MoveInput(focused: c, source: r, direction: d, strategy: .spatialIndex, remembered: [:]))
+            _ = scrollToShow(candidate)
+            guard let candidateFrame = frame(candidate) else { continue }
+            for (dirIndex, direction) in dirs.enumerated() {
+                let result = directionalMove(MoveInput(focused: candidate, source: candidateFrame, direction: direction, strategy: .spatialIndex, remembered: [:]))
                 // A move onto a virtual item goes somewhere, to no node Lint checks (focus.md §12).
-                if case .focus(let t) = result, t != c { edges[c][k] = virtualItem(t) != nil ? -2 : t }
+                if case .focus(let target) = result, target != candidate { edges[candidate][dirIndex] = virtualItem(target) != nil ? -2 : target }
             }
             collectVirtuals(keep: nil, nil)
         }
         // The other checks see the scene at the offsets it was sent with.
-        for (c, o) in sentOffsets { setOffset(c, x: o.x, y: o.y) }
+        for (container, offset) in sentOffsets { setOffset(container, x: offset.x, y: offset.y) }
         // unreachable: not reached from the default focus by directional moves.
         // (A virtual item as the default focus has no edges of its own: the check needs a node.)
         if let start = defaultTarget(at: root), start < edges.count, virtualItem(start) == nil {
             var seen = Array(repeating: false, count: slots.count)
             var queue = [start]
             seen[start] = true
-            var i = 0
-            while i < queue.count {
-                for t in edges[queue[i]] where t >= 0 && !seen[t] { seen[t] = true; queue.append(t) }
-                i += 1
+            var head = 0
+            while head < queue.count {
+                for target in edges[queue[head]] where target >= 0 && !seen[target] { seen[target] = true; queue.append(target) }
+                head += 1
             }
-            for c in candidates where !seen[c] {
-                problems.append(Problem(kind: .unreachable, node: slots[c].id, other: slots[start].id,
-                                        message: "no sequence of directional moves from the default focus '\(slots[start].id)' reaches '\(slots[c].id)'"))
+            for candidate in candidates where !seen[candidate] {
+                problems.append(Problem(kind: .unreachable, node: slots[candidate].id, other: slots[start].id,
+                                        message: "no sequence of directional moves from the default focus '\(slots[start].id)' reaches '\(slots[candidate].id)'"))
             }
         }
         let opposite = [1, 0, 3, 2]
-        for c in candidates {
-            for k in 0..<4 {
-                let t = edges[c][k]
-                guard t >= 0, edges[t][opposite[k]] != c else { continue }
-                problems.append(Problem(kind: .asymmetric, node: slots[c].id, other: slots[t].id, direction: dirs[k],
-                                        message: "moving \(dirs[k].rawValue) from '\(slots[c].id)' reaches '\(slots[t].id)', but moving \(dirs[opposite[k]].rawValue) from there does not come back"))
+        for candidate in candidates {
+            for dirIndex in 0..<4 {
+                let target = edges[candidate][dirIndex]
+                guard target >= 0, edges[target][opposite[dirIndex]] != candidate else { continue }
+                problems.append(Problem(kind: .asymmetric, node: slots[candidate].id, other: slots[target].id, direction: dirs[dirIndex],
+                                        message: "moving \(dirs[dirIndex].rawValue) from '\(slots[candidate].id)' reaches '\(slots[target].id)', but moving \(dirs[opposite[dirIndex]].rawValue) from there does not come back"))
             }
         }
-        for c in candidates where edges[c].allSatisfy({ $0 == -1 }) {
-            problems.append(Problem(kind: .deadEnd, node: slots[c].id, message: "no directional move from '\(slots[c].id)' goes anywhere"))
+        for candidate in candidates where edges[candidate].allSatisfy({ $0 == -1 }) {
+            problems.append(Problem(kind: .deadEnd, node: slots[candidate].id, message: "no directional move from '\(slots[candidate].id)' goes anywhere"))
         }
         for (track, reg) in [("", bindings), ("accessibility ", a11yBindings)] {
             var found: [(Int, Problem)] = []
             for (name, set) in reg.nodes where set.count > 1 {
                 var byValue: [String?: [Int]] = [:]
-                for s in set {
-                    let list = (track.isEmpty ? node(s).bindings : node(s).accessibilityBindings) ?? []
-                    for v in Set(list.filter { $0.name == name }.map(\.value)) { byValue[v, default: []].append(s) }
+                for slot in set {
+                    let list = (track.isEmpty ? node(slot).bindings : node(slot).accessibilityBindings) ?? []
+                    for value in Set(list.filter { $0.name == name }.map(\.value)) { byValue[value, default: []].append(slot) }
                 }
-                for (v, nodes) in byValue where nodes.count > 1 {
-                    let o = nodes.sorted { pre[$0] < pre[$1] }
-                    let what = v.map { "\(name) = '\($0)'" } ?? "the Bool binding '\(name)'"
-                    found.append((pre[o[0]], Problem(kind: .ambiguousBinding, node: slots[o[0]].id, other: slots[o[1]].id,
-                                                     message: "'\(slots[o[0]].id)' and '\(slots[o[1]].id)' are both bound to \(track)\(what); the first in tree order wins")))
+                for (value, nodes) in byValue where nodes.count > 1 {
+                    let ordered = nodes.sorted { pre[$0] < pre[$1] }
+                    let what = value.map { "\(name) = '\($0)'" } ?? "the Bool binding '\(name)'"
+                    found.append((pre[ordered[0]], Problem(kind: .ambiguousBinding, node: slots[ordered[0]].id, other: slots[ordered[1]].id,
+                                                     message: "'\(slots[ordered[0]].id)' and '\(slots[ordered[1]].id)' are both bound to \(track)\(what); the first in tree order wins")))
                 }
             }
             problems += found.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.message < $1.1.message }.map(\.1)
         }
         stack = [root]
-        while let s = stack.popLast() {
-            stack.append(contentsOf: slots[s].children.reversed())
-            let n = node(s)
-            if n.focusable == true, !slots[s].disabled, frame(s)?.isEmpty ?? true {
-                problems.append(Problem(kind: .emptyFrame, node: n.id,
-                                        message: "'\(n.id)' is focusable but has \(frame(s) == nil ? "no frame" : "an empty frame"), so it can never take focus"))
+        while let slot = stack.popLast() {
+            stack.append(contentsOf: slots[slot].children.reversed())
+            let treeNode = node(slot)
+            if treeNode.focusable == true, !slots[slot].disabled, frame(slot)?.isEmpty ?? true {
+                problems.append(Problem(kind: .emptyFrame, node: treeNode.id,
+                                        message: "'\(treeNode.id)' is focusable but has \(frame(slot) == nil ? "no frame" : "an empty frame"), so it can never take focus"))
             }
         }
         // A built item with a frame of its own over other indices' slots (focus.md §12): those
         // slots' virtual items and the item would overlap. Virtual items are otherwise skipped.
-        for c in sortedInTreeOrder(collections.keys) {
-            guard let l = lattice(c) else { continue }
-            for k in slots[c].children {
-                guard let i = node(k).index, node(k).frame != nil, let f = frame(k), !f.isEmpty else { continue }
-                let lo = max(0, floorInt((f.minX - l.ox) / l.px)), hi = min(l.cols - 1, floorInt((f.maxX - l.ox) / l.px))
-                let top = max(0, floorInt((f.minY - l.oy) / l.py)), bottom = min(l.rows - 1, floorInt((f.maxY - l.oy) / l.py))
+        for collection in sortedInTreeOrder(collections.keys) {
+            guard let grid = lattice(collection) else { continue }
+            for child in slots[collection].children {
+                guard let itemIndex = node(child).index, node(child).frame != nil, let childFrame = frame(child), !childFrame.isEmpty else { continue }
+                let lo = max(0, floorInt((childFrame.minX - grid.ox) / grid.px)), hi = min(grid.cols - 1, floorInt((childFrame.maxX - grid.ox) / grid.px))
+                let top = max(0, floorInt((childFrame.minY - grid.oy) / grid.py)), bottom = min(grid.rows - 1, floorInt((childFrame.maxY - grid.oy) / grid.py))
                 var hits: [Int] = []
                 if lo <= hi && top <= bottom && (hi - lo + 1) * (bottom - top + 1) <= 4096 {
-                    for r in top...bottom {
+                    for row in top...bottom {
                         for pc in lo...hi {
-                            if let j = l.index(pc: pc, r: r), j != i, l.frame(pc: pc, r: r).intersectionArea(f) > 0 { hits.append(j) }
+                            if let hitIndex = grid.index(pc: pc, r: row), hitIndex != itemIndex, grid.frame(pc: pc, r: row).intersectionArea(childFrame) > 0 { hits.append(hitIndex) }
                         }
                     }
                 }
-                for j in hits.sorted() {
-                    let other = collections[c]?.built[j].map { slots[$0].id } ?? "\(slots[c].id)#\(j)"
-                    problems.append(Problem(kind: .overlap, node: slots[k].id, other: other,
-                                            message: "built item '\(slots[k].id)' (index \(i)) overlaps the slot of index \(j) of collection '\(slots[c].id)'"))
+                for hitIndex in hits.sorted() {
+                    let other = collections[collection]?.built[hitIndex].map { slots[$0].id } ?? "\(slots[collection].id)#\(hitIndex)"
+                    problems.append(Problem(kind: .overlap, node: slots[child].id, other: other,
+                                            message: "built item '\(slots[child].id)' (index \(itemIndex)) overlaps the slot of index \(hitIndex) of collection '\(slots[collection].id)'"))
                 }
             }
         }
         let overlaps = overlapProblems(candidates: candidates, pre: pre)
         problems += overlaps.listed
-        if let rf = frame(root), !rf.isEmpty {
-            for c in candidates {
+        if let rootFrame = frame(root), !rootFrame.isEmpty {
+            for candidate in candidates {
                 // Content of a scroll container is reached by scrolling: never offscreen.
-                guard let f = frame(c), translation(under: slots[c].parent) == (0, 0) || !insideScroll(c) else { continue }
-                if f.minX < rf.minX || f.minY < rf.minY || f.maxX > rf.maxX || f.maxY > rf.maxY {
-                    problems.append(Problem(kind: .offscreen, node: slots[c].id, other: slots[root].id,
-                                            message: "'\(slots[c].id)' lies partly outside the root's frame"))
+                guard let candidateFrame = frame(candidate), translation(under: slots[candidate].parent) == (0, 0) || !insideScroll(candidate) else { continue }
+                if candidateFrame.minX < rootFrame.minX || candidateFrame.minY < rootFrame.minY || candidateFrame.maxX > rootFrame.maxX || candidateFrame.maxY > rootFrame.maxY {
+                    problems.append(Problem(kind: .offscreen, node: slots[candidate].id, other: slots[root].id,
+                                            message: "'\(slots[candidate].id)' lies partly outside the root's frame"))
                 }
             }
         }
@@ -173,16 +173,16 @@ extension SceneStore {
         var members: [[Int]] = []  // each in tree order
         var frames: [Rect] = []
         var groupOfSlot: [Int: Int] = [:]
-        for a in candidates {
-            guard let f = frame(a), !f.isEmpty else { continue }
-            if let g = groupOf[f] {
-                members[g].append(a)
-                groupOfSlot[a] = g
+        for candidate in candidates {
+            guard let candidateFrame = frame(candidate), !candidateFrame.isEmpty else { continue }
+            if let group = groupOf[candidateFrame] {
+                members[group].append(candidate)
+                groupOfSlot[candidate] = group
             } else {
-                groupOf[f] = members.count
-                groupOfSlot[a] = members.count
-                members.append([a])
-                frames.append(f)
+                groupOf[candidateFrame] = members.count
+                groupOfSlot[candidate] = members.count
+                members.append([candidate])
+                frames.append(candidateFrame)
             }
         }
         func overlapping(_ fa: Rect, _ fb: Rect) -> Bool {
@@ -194,40 +194,40 @@ extension SceneStore {
         var visits = 0
         var incomplete = false
         var total = 0
-        for g in members.indices {
-            let k = members[g].count
-            total += k * (k - 1) / 2
+        for group in members.indices {
+            let size = members[group].count
+            total += size * (size - 1) / 2
             if incomplete { continue }
-            marker[g] = g
+            marker[group] = group
             // Each space's grid, queried in its own coordinates (scroll containers' content).
-            for k in spaces.indices where spaces[k] != nil {
-                let o = spaceOrigin(k)
-                index.query(grid: k, intersecting: frames[g].offset(by: (-o.x, -o.y))) { b in
+            for space in spaces.indices where spaces[space] != nil {
+                let origin = spaceOrigin(space)
+                index.query(grid: space, intersecting: frames[group].offset(by: (-origin.x, -origin.y))) { slot in
                     visits += 1
-                    guard slots[b].candidate, let h = groupOfSlot[b], marker[h] != g, overlapping(frames[g], frames[h]) else { return }
-                    marker[h] = g
-                    neighbours[g].append(h)
+                    guard slots[slot].candidate, let otherGroup = groupOfSlot[slot], marker[otherGroup] != group, overlapping(frames[group], frames[otherGroup]) else { return }
+                    marker[otherGroup] = group
+                    neighbours[group].append(otherGroup)
                 }
             }
             if visits > lintOverlapVisitBudget { incomplete = true }
         }
         var directed = 0
-        for g in members.indices {
-            for h in neighbours[g] { directed += members[g].count * members[h].count }
+        for group in members.indices {
+            for otherGroup in neighbours[group] { directed += members[group].count * members[otherGroup].count }
         }
         total += directed / 2
         // The first pairs in order: by the first node's tree order, then the second's.
         var listed: [Problem] = []
-        outer: for a in candidates {
-            guard let g = groupOfSlot[a] else { continue }
-            if members[g].count == 1 && neighbours[g].isEmpty { continue }
-            var others = members[g].filter { pre[$0] > pre[a] }
-            for h in neighbours[g] { others += members[h].lazy.filter { pre[$0] > pre[a] } }
+        outer: for first in candidates {
+            guard let group = groupOfSlot[first] else { continue }
+            if members[group].count == 1 && neighbours[group].isEmpty { continue }
+            var others = members[group].filter { pre[$0] > pre[first] }
+            for otherGroup in neighbours[group] { others += members[otherGroup].lazy.filter { pre[$0] > pre[first] } }
             others.sort { pre[$0] < pre[$1] }
-            for b in others {
+            for second in others {
                 if listed.count == lintProblemsPerKind { break outer }
-                listed.append(Problem(kind: .overlap, node: slots[a].id, other: slots[b].id,
-                                      message: "'\(slots[a].id)' and '\(slots[b].id)' overlap by more than half of the smaller one"))
+                listed.append(Problem(kind: .overlap, node: slots[first].id, other: slots[second].id,
+                                      message: "'\(slots[first].id)' and '\(slots[second].id)' overlap by more than half of the smaller one"))
             }
         }
         return (listed, total, incomplete)
@@ -237,8 +237,8 @@ extension SceneStore {
 extension SceneStore {
     /// True when a scroll container holds `slot`.
     func insideScroll(_ slot: Int) -> Bool {
-        var a = slots[slot].parent
-        while a >= 0 { if scrolls[a] != nil { return true }; a = slots[a].parent }
+        var ancestor = slots[slot].parent
+        while ancestor >= 0 { if scrolls[ancestor] != nil { return true }; ancestor = slots[ancestor].parent }
         return false
     }
 }

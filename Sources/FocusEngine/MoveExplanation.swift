@@ -7,16 +7,25 @@
 
 /// One target a directional search considered: a candidate, or a section's frame competing as one.
 public struct ExplainedCandidate: Codable, Hashable, Sendable {
+    /// The candidate's (or section's) id.
     public var id: String
     /// True when this is a section's frame (entered by the entering rules when it wins).
     public var section: Bool
+    /// The frame `d` of focus.md §2 that competed (clipped to the viewports it is seen through, §12).
     public var frame: Rect
+    /// *In direction* from the source frame (focus.md §2).
     public var inDirection: Bool
+    /// *In beam*: overlapping the source frame on the cross axis (focus.md §2).
     public var inBeam: Bool
+    /// *Fully beyond* the source frame's leading edge in the move's direction (focus.md §2).
     public var fullyBeyond: Bool
+    /// `major`: the gap to the near edge in the move's direction, at least 0 (focus.md §2).
     public var major: Double
+    /// `majorFar`: the distance to the far edge in the move's direction, at least 1 (focus.md §2).
     public var majorFar: Double
+    /// `minor`: the distance between the centres on the cross axis (focus.md §2).
     public var minor: Double
+    /// `score = 13·major² + minor²`: lower is better (focus.md §2).
     public var score: Double
 }
 
@@ -46,14 +55,17 @@ public struct SearchedContainer: Codable, Hashable, Sendable {
 
 /// The explanation of one directional move.
 public struct MoveExplanation: Codable, Hashable, Sendable {
+    /// The move explained (up, down, left or right).
     public var direction: Direction
     /// The node focus moved from (nil: nothing focused).
     public var from: String?
     /// The source frame `s` of focus.md §2.
     public var source: Rect?
+    /// The scene's search policy (focus.md §2).
     public var policy: SearchPolicy
     /// A `next` entry for the direction, when the focused node has one (it wins over the search).
     public var override: String?
+    /// The containers searched, innermost first, up to the one that gave a winner.
     public var containers: [SearchedContainer]
     /// The search's winner (a candidate or a section's frame) before the entering rules.
     public var winner: String?
@@ -104,18 +116,18 @@ extension SceneSession {
         var store = self.store  // searches keep scratch state; the session itself is not touched
         if let scrolls {
             // Scrolling moves the content's frames: set each offset as the engine scrolls.
-            for (c, o) in scrolls.offsets where store.scrolls[c] != nil { store.setOffset(c, x: o.x, y: o.y) }
+            for (container, offset) in scrolls.offsets where store.scrolls[container] != nil { store.setOffset(container, x: offset.x, y: offset.y) }
         }
         var out = MoveExplanation(direction: direction, from: nil, source: nil, policy: store.policy,
                                   containers: [], decidedBy: "blocked")
-        var f: Int?
+        var focused: Int?
         if let from {
-            guard let s = store.slot(from) else { throw .noSuchNode(id: from) }
-            if store.isCandidate(s) { f = s; out.from = from }
+            guard let slot = store.slot(from) else { throw .noSuchNode(id: from) }
+            if store.isCandidate(slot) { focused = slot; out.from = from }
         }
-        if f == nil && store.policy == .tvos {
-            if let t = store.defaultTarget(at: store.root) {
-                out.result = store.slots[t].id
+        if focused == nil && store.policy == .tvos {
+            if let defaultSlot = store.defaultTarget(at: store.root) {
+                out.result = store.slots[defaultSlot].id
                 out.decidedBy = "default focus (nothing focused, tvos)"
             } else {
                 out.reason = "nothing is focused and the scene has no candidate"
@@ -123,22 +135,22 @@ extension SceneSession {
             return out
         }
         let source: Rect
-        if let f, let r = store.frame(f) {
-            source = r
+        if let focused, let focusedFrame = store.frame(focused) {
+            source = focusedFrame
         } else {
-            let r = store.frame(store.root) ?? store.candUnion(store.root) ?? Rect(x: 0, y: 0, width: 0, height: 0)
+            let rootFrame = store.frame(store.root) ?? store.candUnion(store.root) ?? Rect(x: 0, y: 0, width: 0, height: 0)
             source = direction == .right || direction == .down
-                ? Rect(x: r.minX, y: r.minY, width: 0, height: 0) : Rect(x: r.maxX, y: r.maxY, width: 0, height: 0)
+                ? Rect(x: rootFrame.minX, y: rootFrame.minY, width: 0, height: 0) : Rect(x: rootFrame.maxX, y: rootFrame.maxY, width: 0, height: 0)
         }
         out.source = source
-        let input = MoveInput(focused: f, source: source, direction: direction, strategy: searchStrategy,
+        let input = MoveInput(focused: focused, source: source, direction: direction, strategy: searchStrategy,
                               remembered: memory ?? remembered)
-        let modal = f.flatMap { store.innermostModal($0) }
-        if let f, store.slots[f].hasNext, let target = store.node(f).next?[direction.rawValue] {
+        let modal = focused.flatMap { store.innermostModal($0) }
+        if let focused, store.slots[focused].hasNext, let target = store.node(focused).next?[direction.rawValue] {
             out.override = target
             let result = store.directionalMove(input)
-            if case .focus(let t) = result {
-                out.result = store.slots[t].id
+            if case .focus(let landedSlot) = result {
+                out.result = store.slots[landedSlot].id
                 out.decidedBy = "override (next)"
             } else {
                 out.reason = target.isEmpty ? "the focused node's `next` entry for \(direction.rawValue) is empty: it blocks"
@@ -150,35 +162,35 @@ extension SceneSession {
             return out
         }
         // The containers, as `directionalMove` climbs them.
-        var next: Int? = f ?? store.root
+        var next: Int? = focused ?? store.root
         var winner: Int?
-        while let a = next, winner == nil {
-            next = f == nil || a == modal ? nil : store.slots[a].parent
+        while let container = next, winner == nil {
+            next = focused == nil || container == modal ? nil : store.slots[container].parent
             if next == -1 { next = nil }
-            guard f == nil || store.isSection(a) || a == modal || a == store.root else { continue }
-            let kind = f == nil ? "scene" : a == store.root ? "root" : store.isSection(a) ? "section" : "modal"
-            let found = store.search(in: a, from: source, input: input)
-            var searched = store.explainSearch(in: a, from: source, input: input, winner: found, limit: limit)
+            guard focused == nil || store.isSection(container) || container == modal || container == store.root else { continue }
+            let kind = focused == nil ? "scene" : container == store.root ? "root" : store.isSection(container) ? "section" : "modal"
+            let found = store.search(in: container, from: source, input: input)
+            var searched = store.explainSearch(in: container, from: source, input: input, winner: found, limit: limit)
             searched.kind = kind
             out.containers.append(searched)
             if let found { winner = found; break }
-            if store.isSection(a), store.slots[a].wraps, let axis = store.node(a).wrap,
-               let box = store.targetFrame(a) ?? store.frame(a) {
+            if store.isSection(container), store.slots[container].wraps, let axis = store.node(container).wrap,
+               let box = store.targetFrame(container) ?? store.frame(container) {
                 let applies = switch axis {
                 case .both: true
                 case .horizontal: direction.isHorizontal
                 case .vertical: !direction.isHorizontal
                 }
                 if applies {
-                    var s = source
+                    var wrappedSource = source
                     switch direction {
-                    case .left: s.x = box.maxX
-                    case .right: s.x = box.minX - s.width
-                    case .up: s.y = box.maxY
-                    default: s.y = box.minY - s.height
+                    case .left: wrappedSource.x = box.maxX
+                    case .right: wrappedSource.x = box.minX - wrappedSource.width
+                    case .up: wrappedSource.y = box.maxY
+                    default: wrappedSource.y = box.minY - wrappedSource.height
                     }
-                    let found = store.search(in: a, from: s, input: input)
-                    var again = store.explainSearch(in: a, from: s, input: input, winner: found, limit: limit)
+                    let found = store.search(in: container, from: wrappedSource, input: input)
+                    var again = store.explainSearch(in: container, from: wrappedSource, input: input, winner: found, limit: limit)
                     again.kind = kind
                     again.wrapped = true
                     out.containers.append(again)
@@ -193,55 +205,55 @@ extension SceneSession {
         }
         out.winner = store.slots[winner].id
         let landed = store.enter(winner, input: input)
-        guard case .focus(let t) = landed, t != f else {
+        guard case .focus(let landedSlot) = landed, landedSlot != focused else {
             out.reason = "the section \(store.slots[winner].id) won but holds no candidate to enter"
             return out
         }
-        out.result = store.slots[t].id
-        out.decidedBy = store.enteringRule(winner: winner, landed: t, input: input)
+        out.result = store.slots[landedSlot].id
+        out.decidedBy = store.enteringRule(winner: winner, landed: landedSlot, input: input)
         return out
     }
 }
 
 extension SceneStore {
-    /// The targets a search in `c` from `source` measures, with the engine's filter and order;
+    /// The targets a search in `container` from `source` measures, with the engine's filter and order;
     /// `winner` is the engine's own choice (listed first; the rule compares it with the runner-up).
-    func explainSearch(in c: Int, from source: Rect, input: MoveInput, winner: Int?, limit: Int) -> SearchedContainer {
+    func explainSearch(in container: Int, from source: Rect, input: MoveInput, winner: Int?, limit: Int) -> SearchedContainer {
         let dir = input.direction
-        let isRoot = c == root
-        var result = SearchedContainer(id: slots[c].id, kind: "", wrapped: false, source: source, candidates: [],
+        let isRoot = container == root
+        var result = SearchedContainer(id: slots[container].id, kind: "", wrapped: false, source: source, candidates: [],
                                        omitted: 0, notConsidered: 0, winner: nil, rule: "")
         // The frames the search measures: clipped to the scroll containers' viewports while focus is
         // outside them (focus.md §12), as `search(in:)` does.
         let clip = scrollClip(focused: input.focused)
         let filter = BestTargets(slots: slots, frames: index.frame, s: CanonRect(source, dir), direction: dir,
-                                 focused: input.focused ?? -1, container: c, isRoot: isRoot, clip: clip)
-        let s = CanonRect(source, dir)
+                                 focused: input.focused ?? -1, container: container, isRoot: isRoot, clip: clip)
+        let canonSource = CanonRect(source, dir)
         var listed: [Scored] = []
-        if isRoot || reach(c) != nil {
+        if isRoot || reach(container) != nil {
             index.forEachFiled { slot in
                 guard filter.accepts(slot) else { return }
                 var frame = filedSceneFrame(slot)
                 if let clip { guard let visible = clip.effective(slots, slot, frame) else { return }; frame = visible }
-                let m = Measure(s: s, d: CanonRect(frame, dir))
-                if !m.inDirection { result.notConsidered += 1; return }
-                if policy == .tvos && !m.inBeam { result.notConsidered += 1; return }
-                listed.append(Scored(slot: slot, measure: m))
+                let measure = Measure(s: canonSource, d: CanonRect(frame, dir))
+                if !measure.inDirection { result.notConsidered += 1; return }
+                if policy == .tvos && !measure.inBeam { result.notConsidered += 1; return }
+                listed.append(Scored(slot: slot, measure: measure))
             }
         }
         // Best first: the engine's combination of the best in beam and best out of beam, repeated.
         let horizontal = dir.isHorizontal
-        func better(_ a: Scored, _ b: Scored) -> Bool {
-            if a.measure.inBeam == b.measure.inBeam {
-                return b.isBeaten(by: a.slot, a.measure, slots: slots)
+        func better(_ lhs: Scored, _ rhs: Scored) -> Bool {
+            if lhs.measure.inBeam == rhs.measure.inBeam {
+                return rhs.isBeaten(by: lhs.slot, lhs.measure, slots: slots)
             }
-            let beam = a.measure.inBeam ? a : b, out = a.measure.inBeam ? b : a
-            let w = Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: precedes)
-            return w?.slot == a.slot
+            let beam = lhs.measure.inBeam ? lhs : rhs, out = lhs.measure.inBeam ? rhs : lhs
+            let combined = Winner.combine(beam: beam, out: out, horizontal: horizontal, precedes: precedes)
+            return combined?.slot == lhs.slot
         }
         listed.sort(by: better)
-        if let winner, let i = listed.firstIndex(where: { $0.slot == winner }), i > 0 {
-            listed.insert(listed.remove(at: i), at: 0)
+        if let winner, let position = listed.firstIndex(where: { $0.slot == winner }), position > 0 {
+            listed.insert(listed.remove(at: position), at: 0)
         }
         if listed.isEmpty {
             result.rule = policy == .tvos ? "no candidate in direction and in beam (tvos)" : "no candidate in direction"
@@ -250,18 +262,18 @@ extension SceneStore {
             if listed.count == 1 {
                 result.rule = "only candidate"
             } else {
-                let w = listed[0].measure, r = listed[1].measure
-                result.rule = w.inBeam != r.inBeam && Winner.beamBeats(w, r, horizontal: horizontal) ? "beam beats"
-                    : w.score < r.score ? "score" : "tree order"
+                let first = listed[0].measure, second = listed[1].measure
+                result.rule = first.inBeam != second.inBeam && Winner.beamBeats(first, second, horizontal: horizontal) ? "beam beats"
+                    : first.score < second.score ? "score" : "tree order"
             }
         }
         result.omitted = max(0, listed.count - max(limit, 1))
         result.candidates = listed.prefix(max(limit, 1)).map { sc in
-            let f = filedSceneFrame(sc.slot)
-            let d = CanonRect(f, dir)
-            let minor = abs((d.t + (d.b - d.t) / 2) - (s.t + (s.b - s.t) / 2))
+            let frame = filedSceneFrame(sc.slot)
+            let canonFrame = CanonRect(frame, dir)
+            let minor = abs((canonFrame.t + (canonFrame.b - canonFrame.t) / 2) - (canonSource.t + (canonSource.b - canonSource.t) / 2))
             return ExplainedCandidate(
-                id: slots[sc.slot].id, section: !slots[sc.slot].candidate, frame: f,
+                id: slots[sc.slot].id, section: !slots[sc.slot].candidate, frame: frame,
                 inDirection: sc.measure.inDirection, inBeam: sc.measure.inBeam, fullyBeyond: sc.measure.fullyBeyond,
                 major: sc.measure.major, majorFar: sc.measure.majorFar, minor: minor, score: sc.measure.score)
         }
@@ -271,26 +283,26 @@ extension SceneStore {
     /// Which entering rule (focus.md §2) put focus on `landed` after `winner` won.
     func enteringRule(winner: Int, landed: Int, input: MoveInput) -> String {
         var outermost: Int?
-        var a = winner
-        while a >= 0 {
-            if let f = input.focused, isInside(f, a) { break }
-            if slots[a].section || slots[a].userDefault { outermost = a }
-            a = slots[a].parent
+        var ancestor = winner
+        while ancestor >= 0 {
+            if let focused = input.focused, isInside(focused, ancestor) { break }
+            if slots[ancestor].section || slots[ancestor].userDefault { outermost = ancestor }
+            ancestor = slots[ancestor].parent
         }
-        if let c = outermost {
-            if isSection(c), slots[c].remembers, input.remembered[slots[c].id] == slots[landed].id {
-                return "entering: remembersLastFocus of \(slots[c].id)"
+        if let outer = outermost {
+            if isSection(outer), slots[outer].remembers, input.remembered[slots[outer].id] == slots[landed].id {
+                return "entering: remembersLastFocus of \(slots[outer].id)"
             }
-            if slots[c].userDefault, landed != winner || !isCandidate(winner) {
-                if node(c).defaultFocus?.priority == .userInitiated, boundCandidate(node(c).defaultFocus!, inside: c) == landed {
-                    return "entering: defaultFocus (userInitiated) of \(slots[c].id)"
+            if slots[outer].userDefault, landed != winner || !isCandidate(winner) {
+                if node(outer).defaultFocus?.priority == .userInitiated, boundCandidate(node(outer).defaultFocus!, inside: outer) == landed {
+                    return "entering: defaultFocus (userInitiated) of \(slots[outer].id)"
                 }
             }
         }
         if landed == winner { return "search" }
-        let s = CanonRect(input.source, input.direction)
-        let m = Measure(s: s, d: CanonRect(frame(landed) ?? input.source, input.direction))
-        return m.inDirection ? "entering: best in direction inside \(slots[winner].id)"
+        let canonSource = CanonRect(input.source, input.direction)
+        let measure = Measure(s: canonSource, d: CanonRect(frame(landed) ?? input.source, input.direction))
+        return measure.inDirection ? "entering: best in direction inside \(slots[winner].id)"
             : "entering: first in sequence inside \(slots[winner].id)"
     }
 }

@@ -50,13 +50,13 @@ extension SceneSession {
     public func planPath(to target: String) throws(FocusError) -> PathPlan {
         var work = self
         let targetId: String
-        if store.idToSlot[target] == nil, let (c, i) = work.store.parseVirtual(target) {
-            guard let i, i < (store.collections[c]?.spec.count ?? 0) else { throw .noSuchNode(id: target) }
-            guard let s = work.store.item(c, i) else { throw .notFocusable(id: target) }
-            targetId = work.store.slots[s].id  // the built node when the index is built
+        if store.idToSlot[target] == nil, let (collection, index) = work.store.parseVirtual(target) {
+            guard let index, index < (store.collections[collection]?.spec.count ?? 0) else { throw .noSuchNode(id: target) }
+            guard let slot = work.store.item(collection, index) else { throw .notFocusable(id: target) }
+            targetId = work.store.slots[slot].id  // the built node when the index is built
         } else {
-            guard let t = store.idToSlot[target] else { throw .noSuchNode(id: target) }
-            guard store.isCandidate(t) else { throw .notFocusable(id: target) }
+            guard let targetSlot = store.idToSlot[target] else { throw .noSuchNode(id: target) }
+            guard store.isCandidate(targetSlot) else { throw .notFocusable(id: target) }
             targetId = target
         }
         work = self
@@ -74,34 +74,34 @@ extension SceneSession {
             let key = queue[head]
             head += 1
             let here = positions[key]!
-            for (i, step) in Self.planSteps.enumerated() {
+            for (stepIndex, step) in Self.planSteps.enumerated() {
                 if key.isEmpty, step.direction == nil { continue }
                 work.remembered = here.memory
                 // Scrolling moves the content's frames: set each offset as the engine scrolls.
-                for (c, o) in here.scrolls where work.store.scrolls[c] != nil && work.store.scrolls[c] != o {
-                    work.store.setOffset(c, x: o.x, y: o.y)
+                for (container, offset) in here.scrolls where work.store.scrolls[container] != nil && work.store.scrolls[container] != offset {
+                    work.store.setOffset(container, x: offset.x, y: offset.y)
                 }
                 if key.isEmpty {
                     work.focusedId = nil
                     work.hints.main = -1
                 } else {
-                    var s = work.store.idToSlot[key]
-                    if s == nil, let (c, index) = work.store.parseVirtual(key), let index { s = work.store.item(c, index) }
-                    guard let s else { continue }
+                    var slot = work.store.idToSlot[key]
+                    if slot == nil, let (container, index) = work.store.parseVirtual(key), let index { slot = work.store.item(container, index) }
+                    guard let slot else { continue }
                     work.focusedId = key
-                    work.hints.main = s
+                    work.hints.main = slot
                 }
                 let outcome: Outcome
-                if let d = step.direction {
-                    guard let o = try? work.move(d) else { continue }
-                    outcome = o
+                if let direction = step.direction {
+                    guard let moveOutcome = try? work.move(direction) else { continue }
+                    outcome = moveOutcome
                 } else {
                     outcome = work.send("crown", detents: step.detents)
                 }
                 guard outcome.moved, let now = work.slot(.main) else { continue }
                 let nowId = work.store.slots[now].id
                 guard positions[nowId] == nil else { continue }
-                positions[nowId] = Position(parent: key, step: i, memory: work.remembered, scrolls: work.store.scrolls,
+                positions[nowId] = Position(parent: key, step: stepIndex, memory: work.remembered, scrolls: work.store.scrolls,
                                             frame: work.store.frame(now))
                 queue.append(nowId)
                 if nowId == targetId { found = true; break search }
@@ -114,15 +114,15 @@ extension SceneSession {
             // The reachable position nearest to the target (content frames; ties in visiting order).
             var probe = self
             var goalFrame: Rect?
-            if let s = probe.store.idToSlot[targetId] { goalFrame = probe.store.frame(s) }
-            else if let (c, i) = probe.store.parseVirtual(targetId), let i, let s = probe.store.item(c, i) { goalFrame = probe.store.frame(s) }
+            if let slot = probe.store.idToSlot[targetId] { goalFrame = probe.store.frame(slot) }
+            else if let (collection, index) = probe.store.parseVirtual(targetId), let index, let slot = probe.store.item(collection, index) { goalFrame = probe.store.frame(slot) }
             let goal = goalFrame.map { ($0.x + $0.width / 2, $0.y + $0.height / 2) } ?? (0, 0)
             var best: (Double, String)?
             for key in queue where !key.isEmpty {
-                guard let r = positions[key]?.frame else { continue }
-                let dx = r.x + r.width / 2 - goal.0, dy = r.y + r.height / 2 - goal.1
-                let d = dx * dx + dy * dy
-                if best == nil || d < best!.0 { best = (d, key) }
+                guard let frame = positions[key]?.frame else { continue }
+                let dx = frame.x + frame.width / 2 - goal.0, dy = frame.y + frame.height / 2 - goal.1
+                let distanceSquared = dx * dx + dy * dy
+                if best == nil || distanceSquared < best!.0 { best = (distanceSquared, key) }
             }
             guard let best else {
                 return PathPlan(commands: [], through: [], reachable: false, nearest: nil, visited: queue.count)
@@ -131,11 +131,11 @@ extension SceneSession {
             nearest = end
         }
         var commands: [String] = [], through: [String] = []
-        var k = end
-        while let p = positions[k], let parent = p.parent {
-            commands.append(Self.planSteps[p.step].command)
-            through.append(k)
-            k = parent
+        var cursor = end
+        while let position = positions[cursor], let parent = position.parent {
+            commands.append(Self.planSteps[position.step].command)
+            through.append(cursor)
+            cursor = parent
         }
         return PathPlan(commands: commands.reversed(), through: through.reversed(), reachable: found,
                         nearest: nearest, visited: queue.count)

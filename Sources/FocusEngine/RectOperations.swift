@@ -1,20 +1,20 @@
 // Rectangle operations of the store: translation, union, overlap.
 
 extension Rect {
-    /// The rectangle moved by `t`.
-    @inline(__always) func offset(by t: (x: Double, y: Double)) -> Rect {
-        Rect(x: x + t.x, y: y + t.y, width: width, height: height)
+    /// The rectangle moved by `delta`.
+    @inline(__always) func offset(by delta: (x: Double, y: Double)) -> Rect {
+        Rect(x: x + delta.x, y: y + delta.y, width: width, height: height)
     }
 
     /// The smallest rectangle holding both.
-    func union(_ o: Rect) -> Rect {
-        let x0 = min(minX, o.minX), y0 = min(minY, o.minY)
-        return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+    func union(_ other: Rect) -> Rect {
+        let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
+        return Rect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 
     /// The area both cover (0 when disjoint).
-    func intersectionArea(_ o: Rect) -> Double {
-        let w = min(maxX, o.maxX) - max(minX, o.minX), h = min(maxY, o.maxY) - max(minY, o.minY)
-        return w > 0 && h > 0 ? w * h : 0
+    func intersectionArea(_ other: Rect) -> Double {
+        let overlapWidth = min(maxX, other.maxX) - max(minX, other.minX), overlapHeight = min(maxY, other.maxY) - max(minY, other.minY)
+        return overlapWidth > 0 && overlapHeight > 0 ? overlapWidth * overlapHeight : 0
     }
 }

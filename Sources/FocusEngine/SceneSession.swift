@@ -91,14 +91,14 @@ public struct SceneSession: Sendable {
 
     /// The state as `FocusState`; `active` is the service's to say.
     public func state(active: Bool) -> FocusState {
-        let f = slot(.main), a = slot(.accessibility)
+        let focused = slot(.main), accessibilityFocused = slot(.accessibility)
         return FocusState(
             scene: store.name, active: active, focused: focusedId,
-            path: f.map { store.path($0).map { store.slots[$0].id } } ?? [],
-            bindings: orderedReads(.main, focus: f),
-            focusedValues: focusedValues(f), sceneValues: sceneValues(),
-            focusEffectEnabled: effectEnabled(f),
-            accessibilityFocused: a11yId, accessibilityBindings: orderedReads(.accessibility, focus: a),
+            path: focused.map { store.path($0).map { store.slots[$0].id } } ?? [],
+            bindings: orderedReads(.main, focus: focused),
+            focusedValues: focusedValues(focused), sceneValues: sceneValues(),
+            focusEffectEnabled: effectEnabled(focused),
+            accessibilityFocused: a11yId, accessibilityBindings: orderedReads(.accessibility, focus: accessibilityFocused),
             scroll: store.sortedInTreeOrder(store.scrolls.keys).map {
                 ScrollOffset(node: store.slots[$0].id, offsetX: store.scrolls[$0]!.x, offsetY: store.scrolls[$0]!.y)
             },
@@ -177,24 +177,24 @@ public struct SceneSession: Sendable {
         }
         if track == .accessibility { throw .invalidParameter(parameter: "direction") }
         let cause = Cause(kind: .directional, direction: direction, device: device)
-        let f = slot(.main)
+        let focused = slot(.main)
         defer { collectVirtuals() }
-        if f == nil && store.policy == .tvos {
-            guard let t = store.defaultTarget(at: store.root) else { return blocked(cause) }
-            return changeFocus(to: t, track: .main, cause: Cause(kind: .defaultFocus, direction: direction, device: device))
+        if focused == nil && store.policy == .tvos {
+            guard let target = store.defaultTarget(at: store.root) else { return blocked(cause) }
+            return changeFocus(to: target, track: .main, cause: Cause(kind: .defaultFocus, direction: direction, device: device))
         }
         let source: Rect
-        if let f, let r = store.frame(f) {
-            source = r
+        if let focused, let focusedFrame = store.frame(focused) {
+            source = focusedFrame
         } else {
-            let r = store.frame(store.root) ?? store.candUnion(store.root) ?? Rect(x: 0, y: 0, width: 0, height: 0)
+            let rootFrame = store.frame(store.root) ?? store.candUnion(store.root) ?? Rect(x: 0, y: 0, width: 0, height: 0)
             source = direction == .right || direction == .down
-                ? Rect(x: r.minX, y: r.minY, width: 0, height: 0) : Rect(x: r.maxX, y: r.maxY, width: 0, height: 0)
+                ? Rect(x: rootFrame.minX, y: rootFrame.minY, width: 0, height: 0) : Rect(x: rootFrame.maxX, y: rootFrame.maxY, width: 0, height: 0)
         }
         let result = store.directionalMove(MoveInput(
-            focused: f, source: source, direction: direction, strategy: searchStrategy, remembered: remembered))
+            focused: focused, source: source, direction: direction, strategy: searchStrategy, remembered: remembered))
         switch result {
-        case .focus(let t) where t != f: return changeFocus(to: t, track: .main, cause: cause)
+        case .focus(let target) where target != focused: return changeFocus(to: target, track: .main, cause: cause)
         default: return blocked(cause)
         }
     }
@@ -203,26 +203,26 @@ public struct SceneSession: Sendable {
     public mutating func focus(_ id: String?, track: Track = .main) throws(FocusError) -> Outcome {
         let cause = Cause(kind: .programmatic)
         guard let id else { return changeFocus(to: nil, track: track, cause: cause) }
-        if store.idToSlot[id] == nil, let (c, i) = store.parseVirtual(id) {
+        if store.idToSlot[id] == nil, let (collection, index) = store.parseVirtual(id) {
             // A virtual id (focus.md §12): the built node when its index is built.
-            guard let i, i < (store.collections[c]?.spec.count ?? 0) else { throw .noSuchNode(id: id) }
-            guard let s = store.item(c, i) else { throw .notFocusable(id: id) }
-            return changeFocus(to: s, track: track, cause: cause)
+            guard let index, index < (store.collections[collection]?.spec.count ?? 0) else { throw .noSuchNode(id: id) }
+            guard let slot = store.item(collection, index) else { throw .notFocusable(id: id) }
+            return changeFocus(to: slot, track: track, cause: cause)
         }
-        guard let s = store.idToSlot[id] else { throw .noSuchNode(id: id) }
-        guard store.isCandidate(s) else { throw .notFocusable(id: id) }
-        return changeFocus(to: s, track: track, cause: cause)
+        guard let slot = store.idToSlot[id] else { throw .noSuchNode(id: id) }
+        guard store.isCandidate(slot) else { throw .notFocusable(id: id) }
+        return changeFocus(to: slot, track: track, cause: cause)
     }
 
     /// `ScrollTo` (focus.md §12): sets a scroll container's offset, clamped; focus does not move.
     /// A node that is not a scroll container is `.noSuchNode`; a change emits a `scroll` event with
     /// cause `programmatic`, no change emits nothing and keeps the revision.
     public mutating func scrollTo(_ id: String, offsetX: Double, offsetY: Double) throws(FocusError) -> Outcome {
-        guard let c = store.idToSlot[id], store.scrolls[c] != nil else { throw .noSuchNode(id: id) }
+        guard let container = store.idToSlot[id], store.scrolls[container] != nil else { throw .noSuchNode(id: id) }
         guard offsetX.isFinite else { throw .invalidParameter(parameter: "offsetX") }
         guard offsetY.isFinite else { throw .invalidParameter(parameter: "offsetY") }
-        guard store.setOffset(c, x: offsetX, y: offsetY) else { return Outcome() }
-        return Outcome(events: stamp([scrollEvent(c, cause: Cause(kind: .programmatic))]))
+        guard store.setOffset(container, x: offsetX, y: offsetY) else { return Outcome() }
+        return Outcome(events: stamp([scrollEvent(container, cause: Cause(kind: .programmatic))]))
     }
 
     /// The offset of scroll container `id` (nil when it is none).
@@ -245,18 +245,18 @@ public struct SceneSession: Sendable {
         let cause = Cause(kind: .binding)
         if reg.isBool(name) {
             let ordered = store.sortedInTreeOrder(holders)
-            let inside = cur.map { c in ordered.contains { store.isInside(c, $0) } } ?? false
+            let inside = cur.map { current in ordered.contains { store.isInside(current, $0) } } ?? false
             guard isTrue ?? (value != nil) else {
                 return inside ? changeFocus(to: nil, track: track, cause: cause) : Outcome()
             }
             var warnings: [String] = []
             if ordered.count > 1 { warnings.append(ambiguity(name: name, value: nil, ordered)) }
             if inside { return Outcome(warnings: warnings) }
-            let h = ordered[0]
-            guard let t = store.isCandidate(h) ? h : store.defaultTarget(at: h) else {
-                throw .notFocusable(id: store.slots[h].id)
+            let holder = ordered[0]
+            guard let target = store.isCandidate(holder) ? holder : store.defaultTarget(at: holder) else {
+                throw .notFocusable(id: store.slots[holder].id)
             }
-            var out = changeFocus(to: t, track: track, cause: cause)
+            var out = changeFocus(to: target, track: track, cause: cause)
             out.warnings = warnings
             return out
         }
@@ -265,24 +265,24 @@ public struct SceneSession: Sendable {
             return holds ? changeFocus(to: nil, track: track, cause: cause) : Outcome()
         }
         let matches = store.sortedInTreeOrder(reg.pairs[BindingRegistry.Pair(name: name, value: value)] ?? [])
-        guard let t = matches.first else { throw .noSuchBinding(name: name, value: value) }
-        guard store.isCandidate(t) else { throw .notFocusable(id: store.slots[t].id) }
-        var out = changeFocus(to: t, track: track, cause: cause)
+        guard let target = matches.first else { throw .noSuchBinding(name: name, value: value) }
+        guard store.isCandidate(target) else { throw .notFocusable(id: store.slots[target].id) }
+        var out = changeFocus(to: target, track: track, cause: cause)
         if matches.count > 1 { out.warnings.append(ambiguity(name: name, value: value, matches)) }
         return out
     }
 
     /// `ResetFocus`: re-evaluate default focus in `scope` (nil: the whole scene). `.noSuchScope`.
     public mutating func resetFocus(scope: String?) throws(FocusError) -> Outcome {
-        var e = store.root
+        var scopeRoot = store.root
         if let scope {
             guard let decl = store.scopes[scope].flatMap({ store.firstInTreeOrder($0) }) else {
                 throw .noSuchScope(scope: scope)
             }
-            e = decl
+            scopeRoot = decl
         }
-        guard let t = store.defaultTarget(at: e) else { return Outcome() }
-        return changeFocus(to: t, track: .main, cause: Cause(kind: .reset))
+        guard let target = store.defaultTarget(at: scopeRoot) else { return Outcome() }
+        return changeFocus(to: target, track: .main, cause: Cause(kind: .reset))
     }
 
     /// `Send` and device commands (focus.md §7). `crown` takes `detents` (signed; positive = next),
@@ -292,42 +292,42 @@ public struct SceneSession: Sendable {
         _ command: String, detents: Int? = nil, fraction: Double? = nil, velocity: Double? = nil,
         wrap: Bool? = nil, device: String? = nil
     ) -> Outcome {
-        if let d = Direction(rawValue: command) {
-            var out = (try? move(d, wrap: wrap, track: .main, device: device)) ?? Outcome()
+        if let direction = Direction(rawValue: command) {
+            var out = (try? move(direction, wrap: wrap, track: .main, device: device)) ?? Outcome()
             out.consumed = out.moved
             return out
         }
-        let f = slot(.main)
+        let focused = slot(.main)
         switch command {
         case "select":
-            if let f, store.node(f).interactions?.contains(.activate) ?? true {
+            if let focused, store.node(focused).interactions?.contains(.activate) ?? true {
                 return Outcome(events: [draft(.activate, to: focusedId, device: device)], consumed: true)
             }
         case "crown":
-            if let f, store.node(f).interactions?.contains(.edit) == true {
-                var e = draft(.edit, to: store.slots[f].id, device: device)
-                e.detents = detents ?? 0
-                e.fraction = fraction
-                e.velocity = velocity
-                return Outcome(events: [e], consumed: true)
+            if let focused, store.node(focused).interactions?.contains(.edit) == true {
+                var event = draft(.edit, to: store.slots[focused].id, device: device)
+                event.detents = detents ?? 0
+                event.fraction = fraction
+                event.velocity = velocity
+                return Outcome(events: [event], consumed: true)
             }
-            guard let d = detents, d != 0 else { return Outcome() }
-            var out = sequentialMove(forward: d > 0, wrap: wrap ?? false, track: .main, crown: true,
-                                     steps: d.magnitude, cause: Cause(kind: .crown, direction: d > 0 ? .next : .previous, device: device))
+            guard let crownDetents = detents, crownDetents != 0 else { return Outcome() }
+            var out = sequentialMove(forward: crownDetents > 0, wrap: wrap ?? false, track: .main, crown: true,
+                                     steps: crownDetents.magnitude, cause: Cause(kind: .crown, direction: crownDetents > 0 ? .next : .previous, device: device))
             out.consumed = out.moved
             return out
         case "search":
-            if let t = store.firstInTreeOrder(store.searchNodes.filter { store.isCandidate($0) }) {
-                var out = changeFocus(to: t, track: .main, cause: Cause(kind: .search, device: device))
+            if let target = store.firstInTreeOrder(store.searchNodes.filter { store.isCandidate($0) }) {
+                var out = changeFocus(to: target, track: .main, cause: Cause(kind: .search, device: device))
                 out.consumed = true
                 return out
             }
         default:
             break
         }
-        var e = draft(.command, device: device)
-        e.command = command
-        return Outcome(events: [e])
+        var event = draft(.command, device: device)
+        event.command = command
+        return Outcome(events: [event])
     }
 
     /// `Lint` (focus.md §10) without installing the scene. `.tooManyNodes` above
@@ -344,12 +344,12 @@ extension SceneSession {
     /// The slot holding focus on `track`, if it is still a candidate.
     func slot(_ track: Track) -> Int? {
         guard let id = track == .main ? focusedId : a11yId else { return nil }
-        let h = track == .main ? hints.main : hints.accessibility
-        if h >= 0, h < store.slots.count, store.slots[h].alive, store.slots[h].id == id {
-            return store.slots[h].candidate ? h : nil
+        let hint = track == .main ? hints.main : hints.accessibility
+        if hint >= 0, hint < store.slots.count, store.slots[hint].alive, store.slots[hint].id == id {
+            return store.slots[hint].candidate ? hint : nil
         }
-        guard let s = store.slot(id), store.isCandidate(s) else { return nil }
-        return s
+        guard let candidate = store.slot(id), store.isCandidate(candidate) else { return nil }
+        return candidate
     }
 
     /// An event of this scene, stamped later.
@@ -365,10 +365,10 @@ extension SceneSession {
 
     /// Records `slot` as the last focused descendant of the remembering sections above it.
     mutating func remember(_ slot: Int) {
-        var a = store.slots[slot].parent
-        while a >= 0 {
-            if store.isSection(a), store.slots[a].remembers { remembered[store.slots[a].id] = store.slots[slot].id }
-            a = store.slots[a].parent
+        var ancestor = store.slots[slot].parent
+        while ancestor >= 0 {
+            if store.isSection(ancestor), store.slots[ancestor].remembers { remembered[store.slots[ancestor].id] = store.slots[slot].id }
+            ancestor = store.slots[ancestor].parent
         }
     }
 
@@ -384,8 +384,8 @@ extension SceneSession {
         var changed: [BindingState] = []
         if !beforeReads.isEmpty || !afterReads.isEmpty {
             for name in Set(beforeReads.keys).union(afterReads.keys).sorted() {
-                let b = beforeReads[name] ?? unsetRead(name, track), a = afterReads[name] ?? unsetRead(name, track)
-                if a != b { changed.append(a) }
+                let beforeRead = beforeReads[name] ?? unsetRead(name, track), afterRead = afterReads[name] ?? unsetRead(name, track)
+                if afterRead != beforeRead { changed.append(afterRead) }
             }
         }
         // Room for the materialize and scroll events when the scene can have them, so that the
@@ -394,16 +394,16 @@ extension SceneSession {
         events.reserveCapacity(store.scrolls.isEmpty && store.collections.isEmpty ? 3 : 5)
         events.append(draft(.focus, from: oldId, to: newId, cause: cause, track: track))
         if !changed.isEmpty {
-            var e = draft(.bindings, track: track)
-            e.bindings = changed
-            events.append(e)
+            var event = draft(.bindings, track: track)
+            event.bindings = changed
+            events.append(event)
         }
         if track == .main {
             let fvBefore = focusedValues(old), fvAfter = focusedValues(target)
             if fvBefore != fvAfter {
-                var e = draft(.values, track: .main)
-                e.values = fvAfter
-                events.append(e)
+                var event = draft(.values, track: .main)
+                event.values = fvAfter
+                events.append(event)
             }
             focusedId = newId
             hints.main = target ?? -1
@@ -421,23 +421,23 @@ extension SceneSession {
     /// hand-over to it), then the `scroll` events of the containers that scrolled to show it
     /// (main track only), innermost first (focus.md §12).
     mutating func itemAndScrollEvents(_ target: Int, track: Track, cause: Cause, into events: inout [Event]) {
-        if let v = store.virtualItem(target), cause.kind != .virtualized {
-            var e = draft(.materialize)
-            e.node = store.slots[v.collection].id
-            e.index = v.index
-            events.append(e)
+        if let item = store.virtualItem(target), cause.kind != .virtualized {
+            var event = draft(.materialize)
+            event.node = store.slots[item.collection].id
+            event.index = item.index
+            events.append(event)
         }
         if track == .main {
-            for (c, _) in store.scrollToShow(target) { events.append(scrollEvent(c, cause: cause)) }
+            for (container, _) in store.scrollToShow(target) { events.append(scrollEvent(container, cause: cause)) }
         }
     }
 
-    func scrollEvent(_ c: Int, cause: Cause) -> Event {
-        var e = draft(.scroll, cause: cause)
-        e.node = store.slots[c].id
-        e.offsetX = store.scrolls[c]?.x
-        e.offsetY = store.scrolls[c]?.y
-        return e
+    func scrollEvent(_ container: Int, cause: Cause) -> Event {
+        var event = draft(.scroll, cause: cause)
+        event.node = store.slots[container].id
+        event.offsetX = store.scrolls[container]?.x
+        event.offsetY = store.scrolls[container]?.y
+        return event
     }
 
     /// Drops the virtual items nothing holds any more.
@@ -452,7 +452,7 @@ extension SceneSession {
     mutating func stamp(_ events: consuming [Event]) -> [Event] {
         currentRevision += 1
         var events = events
-        for i in events.indices { events[i].revision = currentRevision }
+        for position in events.indices { events[position].revision = currentRevision }
         return events
     }
 
@@ -469,13 +469,13 @@ extension SceneSession {
     }
 
     func snapshot() -> Snapshot {
-        let f = slot(.main), a = slot(.accessibility)
+        let focused = slot(.main), accessibilityFocused = slot(.accessibility)
         var path: [String] = []
-        if let s = store.slot(focusedId) { path = store.path(s).map { store.slots[$0].id } }
-        let item = f.flatMap { store.itemOf($0) }.map { (store.slots[$0.collection].id, $0.index) }
+        if let focusedSlot = store.slot(focusedId) { path = store.path(focusedSlot).map { store.slots[$0].id } }
+        let item = focused.flatMap { store.itemOf($0) }.map { (store.slots[$0.collection].id, $0.index) }
         return Snapshot(focused: focusedId, focusedPath: path, a11y: a11yId,
-                        reads: allReads(.main, focus: f), a11yReads: allReads(.accessibility, focus: a),
-                        values: focusedValues(f), item: item)
+                        reads: allReads(.main, focus: focused), a11yReads: allReads(.accessibility, focus: accessibilityFocused),
+                        values: focusedValues(focused), item: item)
     }
 
     /// Keeps or re-evaluates focus after the tree changed and builds the call's events.
@@ -484,27 +484,27 @@ extension SceneSession {
         var warnings: [String] = []
         // Main focus: kept when its node survives as a candidate.
         if let id = before.focused, slot(.main) == nil {
-            var t: Int?
+            var newFocus: Int?
             var cause = Cause(kind: .removed)
-            if let s = store.resolve(id), store.isCandidate(s) {
+            if let resolved = store.resolve(id), store.isCandidate(resolved) {
                 // A virtual item whose collection was sent again; or its index is now built.
-                t = s
-                if store.slots[s].id != id { cause = Cause(kind: .materialized) }
-            } else if let (cid, index) = before.item, let c = store.idToSlot[cid], let coll = store.collections[c]?.spec {
-                if index < coll.count, store.collections[c]?.built[index] == nil, let s = store.item(c, index) {
-                    t = s
+                newFocus = resolved
+                if store.slots[resolved].id != id { cause = Cause(kind: .materialized) }
+            } else if let (cid, index) = before.item, let collection = store.idToSlot[cid], let coll = store.collections[collection]?.spec {
+                if index < coll.count, store.collections[collection]?.built[index] == nil, let itemSlot = store.item(collection, index) {
+                    newFocus = itemSlot
                     cause = Cause(kind: .virtualized)
-                } else if index >= coll.count, let j = store.nextCandidateIndex(c, after: coll.count, forward: false) {
-                    t = store.item(c, j)
+                } else if index >= coll.count, let lastIndex = store.nextCandidateIndex(collection, after: coll.count, forward: false) {
+                    newFocus = store.item(collection, lastIndex)
                 }
             }
-            if t == nil { t = store.reevaluate(after: Array(before.focusedPath.dropFirst())) }
-            focusedId = t.map { store.slots[$0].id }
-            hints.main = t ?? -1
-            if let t { remember(t) }
+            if newFocus == nil { newFocus = store.reevaluate(after: Array(before.focusedPath.dropFirst())) }
+            focusedId = newFocus.map { store.slots[$0].id }
+            hints.main = newFocus ?? -1
+            if let newFocus { remember(newFocus) }
             if focusedId != id {
                 events.append(draft(.focus, from: id, to: focusedId, cause: cause, track: .main))
-                pendingItemEvents = t.map { (slot: $0, cause: cause) }
+                pendingItemEvents = newFocus.map { (slot: $0, cause: cause) }
             }
         }
         if let id = before.a11y, slot(.accessibility) == nil {
@@ -515,20 +515,20 @@ extension SceneSession {
             let now = allReads(track, focus: slot(track))
             let changed = now.filter { old[$0.key] != $0.value }.sorted { $0.key < $1.key }.map(\.value)
             if !changed.isEmpty {
-                var e = draft(.bindings, track: track)
-                e.bindings = changed
-                events.append(e)
+                var event = draft(.bindings, track: track)
+                event.bindings = changed
+                events.append(event)
             }
         }
         let values = focusedValues(slot(.main))
         if values != before.values {
-            var e = draft(.values, track: .main)
-            e.values = values
-            events.append(e)
+            var event = draft(.values, track: .main)
+            event.values = values
+            events.append(event)
         }
-        if let p = pendingItemEvents {
+        if let pending = pendingItemEvents {
             pendingItemEvents = nil
-            itemAndScrollEvents(p.slot, track: .main, cause: p.cause, into: &events)
+            itemAndScrollEvents(pending.slot, track: .main, cause: pending.cause, into: &events)
         }
         collectVirtuals()
         // Ambiguous bindings: all of them after a replace, those the patches carry after an update.

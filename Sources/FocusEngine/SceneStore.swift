@@ -81,7 +81,7 @@ struct SceneStore: Sendable {
         self.limits = limits
         // Index geometry from the candidates' frames.
         var bounds = scene.root.frame ?? Rect(x: 0, y: 0, width: 0, height: 0)
-        var sumW = 0.0, sumH = 0.0, n = 0
+        var sumW = 0.0, sumH = 0.0, focusableCount = 0
         var stack: [(Node, Int)] = [(scene.root, 1)]
         var visited = 0
         while let (node, depth) = stack.popLast() {
@@ -91,14 +91,14 @@ struct SceneStore: Sendable {
                 throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: node.id)
             }
             try Self.validateOwnFields(node)
-            if let f = node.frame, !f.isEmpty {
-                if n == 0 && bounds.isEmpty { bounds = f } else { bounds = bounds.union(f) }
-                if node.focusable == true { sumW += f.width; sumH += f.height; n += 1 }
+            if let nodeFrame = node.frame, !nodeFrame.isEmpty {
+                if focusableCount == 0 && bounds.isEmpty { bounds = nodeFrame } else { bounds = bounds.union(nodeFrame) }
+                if node.focusable == true { sumW += nodeFrame.width; sumH += nodeFrame.height; focusableCount += 1 }
             }
-            for c in node.children ?? [] { stack.append((c, depth + 1)) }
+            for child in node.children ?? [] { stack.append((child, depth + 1)) }
         }
-        index = SpatialIndex(bounds: bounds, typicalWidth: n > 0 ? sumW / Double(n) : bounds.width,
-                             typicalHeight: n > 0 ? sumH / Double(n) : bounds.height, expected: max(n, 1))
+        index = SpatialIndex(bounds: bounds, typicalWidth: focusableCount > 0 ? sumW / Double(focusableCount) : bounds.width,
+                             typicalHeight: focusableCount > 0 ? sumH / Double(focusableCount) : bounds.height, expected: max(focusableCount, 1))
         slots.reserveCapacity(visited)
         idToSlot.reserveCapacity(visited)
         root = try insertSubtree(scene.root, parent: -1, at: 0)
@@ -110,12 +110,12 @@ struct SceneStore: Sendable {
     /// The checks of one node that need nothing but the node.
     static func validateOwnFields(_ node: Node) throws(FocusError) {
         if node.id.isEmpty { throw .invalidScene(reason: "a node has an empty id", node: nil) }
-        if let f = node.frame {
+        if let nodeFrame = node.frame {
             // Coordinates may be negative (a rail scrolled left, a root not at 0,0); sizes may not.
-            for (label, v) in [("x", f.x), ("y", f.y), ("width", f.width), ("height", f.height)] {
-                if !v.isFinite { throw .invalidScene(reason: "frame \(label) is not finite", node: node.id) }
+            for (label, value) in [("x", nodeFrame.x), ("y", nodeFrame.y), ("width", nodeFrame.width), ("height", nodeFrame.height)] {
+                if !value.isFinite { throw .invalidScene(reason: "frame \(label) is not finite", node: node.id) }
             }
-            for (label, v) in [("width", f.width), ("height", f.height)] where v < 0 {
+            for (label, value) in [("width", nodeFrame.width), ("height", nodeFrame.height)] where value < 0 {
                 throw .invalidScene(reason: "frame \(label) is negative", node: node.id)
             }
         }
@@ -127,7 +127,7 @@ struct SceneStore: Sendable {
 
     /// The first node (by slot) whose `next` names `target`, for error messages.
     func referrer(of target: String) -> String? {
-        for s in slots where s.alive && s.hasNext && (s.node.next ?? [:]).values.contains(target) { return s.id }
+        for slot in slots where slot.alive && slot.hasNext && (slot.node.next ?? [:]).values.contains(target) { return slot.id }
         return nil
     }
 
@@ -145,9 +145,9 @@ struct SceneStore: Sendable {
     @inline(__always) func isCandidate(_ slot: Int) -> Bool { slots[slot].alive && slots[slot].candidate }
     /// The frame of `slot` in scene coordinates (a slot keeps it in its space's: see ScrollStore.swift).
     @inline(__always) func frame(_ slot: Int) -> Rect? {
-        guard let f = slots[slot].frame else { return nil }
-        let k = slots[slot].space
-        return k == 0 ? f : f.offset(by: spaceOrigin(k))
+        guard let localFrame = slots[slot].frame else { return nil }
+        let space = slots[slot].space
+        return space == 0 ? localFrame : localFrame.offset(by: spaceOrigin(space))
     }
 
     /// The subtree aggregates of `slot` in the coordinates of its own space: stored for a node with
@@ -155,8 +155,8 @@ struct SceneStore: Sendable {
     /// by its current offset.
     @inline(__always) func aggregate(_ slot: Int) -> Aggregate {
         if slots[slot].children.isEmpty { return slots[slot].leafAggregate }
-        guard let a = aggregates[slot] else { return slots[slot].leafAggregate }
-        return slots[slot].isScroll ? containerAggregate(slot, content: a) : a
+        guard let stored = aggregates[slot] else { return slots[slot].leafAggregate }
+        return slots[slot].isScroll ? containerAggregate(slot, content: stored) : stored
     }
 
     /// What `setAggregate` stored: for a scroll container, its content's aggregates in content
@@ -172,33 +172,33 @@ struct SceneStore: Sendable {
         aggregates[slot] = slots[slot].children.isEmpty ? nil : value
     }
 
-    /// True when `a` is `c` or lies inside it.
-    func isInside(_ a: Int, _ c: Int) -> Bool { Self.isInside(slots, a, c) }
+    /// True when `slot` is `container` or lies inside it.
+    func isInside(_ slot: Int, _ container: Int) -> Bool { Self.isInside(slots, slot, container) }
 
     /// Pre-order (tree order) comparison in O(depth).
-    func precedes(_ a: Int, _ b: Int) -> Bool { Self.precedes(slots, a, b) }
+    func precedes(_ lhs: Int, _ rhs: Int) -> Bool { Self.precedes(slots, lhs, rhs) }
 
     @inline(__always)
-    static func isInside(_ slots: [Slot], _ a: Int, _ c: Int) -> Bool {
-        var x = a
-        let dc = slots[c].depth
-        while slots[x].depth > dc { x = slots[x].parent }
-        return x == c
+    static func isInside(_ slots: [Slot], _ slot: Int, _ container: Int) -> Bool {
+        var ancestor = slot
+        let containerDepth = slots[container].depth
+        while slots[ancestor].depth > containerDepth { ancestor = slots[ancestor].parent }
+        return ancestor == container
     }
 
-    static func precedes(_ slots: [Slot], _ a: Int, _ b: Int) -> Bool {
-        if a == b { return false }
-        var x = a, y = b
-        while slots[x].depth > slots[y].depth { x = slots[x].parent; if x == y { return false } }
-        while slots[y].depth > slots[x].depth { y = slots[y].parent; if x == y { return true } }
-        while slots[x].parent != slots[y].parent { x = slots[x].parent; y = slots[y].parent }
-        return slots[x].indexInParent < slots[y].indexInParent
+    static func precedes(_ slots: [Slot], _ lhs: Int, _ rhs: Int) -> Bool {
+        if lhs == rhs { return false }
+        var lhsAncestor = lhs, rhsAncestor = rhs
+        while slots[lhsAncestor].depth > slots[rhsAncestor].depth { lhsAncestor = slots[lhsAncestor].parent; if lhsAncestor == rhsAncestor { return false } }
+        while slots[rhsAncestor].depth > slots[lhsAncestor].depth { rhsAncestor = slots[rhsAncestor].parent; if lhsAncestor == rhsAncestor { return true } }
+        while slots[lhsAncestor].parent != slots[rhsAncestor].parent { lhsAncestor = slots[lhsAncestor].parent; rhsAncestor = slots[rhsAncestor].parent }
+        return slots[lhsAncestor].indexInParent < slots[rhsAncestor].indexInParent
     }
 
     /// The first of `set` in tree order.
     func firstInTreeOrder<S: Sequence>(_ set: S) -> Int? where S.Element == Int {
         var best: Int?
-        for s in set where best == nil || precedes(s, best!) { best = s }
+        for slot in set where best == nil || precedes(slot, best!) { best = slot }
         return best
     }
 
@@ -229,46 +229,46 @@ struct SceneStore: Sendable {
         var created: [Int] = []
         // Pre-order creation.
         var stack: [(Node, Int, Int)] = [(top, parent, position)]  // node, parent slot, child index
-        while let (n, p, pos) = stack.popLast() {
-            let depth = p >= 0 ? slots[p].depth + 1 : 1
+        while let (node, parentSlot, pos) = stack.popLast() {
+            let depth = parentSlot >= 0 ? slots[parentSlot].depth + 1 : 1
             if depth > limits.maxDepth {
-                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: n.id)
+                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: node.id)
             }
-            if idToSlot[n.id] != nil { throw .invalidScene(reason: "duplicate id '\(n.id)'", node: n.id) }
+            if idToSlot[node.id] != nil { throw .invalidScene(reason: "duplicate id '\(node.id)'", node: node.id) }
             nodeCount += 1
             if nodeCount > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
-            try Self.validateOwnFields(n)
-            try validatePlacement(n, parent: p)
-            var own = n
+            try Self.validateOwnFields(node)
+            try validatePlacement(node, parent: parentSlot)
+            var own = node
             own.children = nil
-            let sceneFrame = localFrame(of: n, parent: p)
-            let disabled = (p >= 0 ? slots[p].disabled : parentDisabled) || n.disabled == true
-            let candidate = n.focusable == true && !disabled && !(sceneFrame?.isEmpty ?? true)
-            var s = Slot(id: n.id, node: own, frame: sceneFrame, parent: p, depth: depth, disabled: disabled,
-                         candidate: candidate, hadChildren: n.children != nil)
-            s.space = p >= 0 ? contentSpace(of: p) : 0
+            let sceneFrame = localFrame(of: node, parent: parentSlot)
+            let disabled = (parentSlot >= 0 ? slots[parentSlot].disabled : parentDisabled) || node.disabled == true
+            let candidate = node.focusable == true && !disabled && !(sceneFrame?.isEmpty ?? true)
+            var newSlot = Slot(id: node.id, node: own, frame: sceneFrame, parent: parentSlot, depth: depth, disabled: disabled,
+                         candidate: candidate, hadChildren: node.children != nil)
+            newSlot.space = parentSlot >= 0 ? contentSpace(of: parentSlot) : 0
             let slot: Int
-            if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
-            idToSlot[n.id] = slot
-            if p >= 0 {
-                if collections[p] != nil {
-                    insertItem(slot, into: p)
+            if let reused = free.popLast() { slot = reused; slots[reused] = newSlot } else { slot = slots.count; slots.append(newSlot) }
+            idToSlot[node.id] = slot
+            if parentSlot >= 0 {
+                if collections[parentSlot] != nil {
+                    insertItem(slot, into: parentSlot)
                 } else {
-                    let k = min(max(pos, 0), slots[p].children.count)
-                    slots[p].children.insert(slot, at: k)
-                    for i in k..<slots[p].children.count { slots[slots[p].children[i]].indexInParent = i }
+                    let insertAt = min(max(pos, 0), slots[parentSlot].children.count)
+                    slots[parentSlot].children.insert(slot, at: insertAt)
+                    for position in insertAt..<slots[parentSlot].children.count { slots[slots[parentSlot].children[position]].indexInParent = position }
                 }
             }
             created.append(slot)
-            try register(slot, subtree: n)
-            let kids = n.children ?? []
-            for (i, c) in kids.enumerated().reversed() { stack.append((c, slot, i)) }
+            try register(slot, subtree: node)
+            let kids = node.children ?? []
+            for (position, child) in kids.enumerated().reversed() { stack.append((child, slot, position)) }
         }
         _ = parentDepth
         // Aggregates bottom-up within the new subtree.
         for slot in created.reversed() {
             var count = (slots[slot].candidate ? 1 : 0) + virtualCount(slot)
-            for c in slots[slot].children { count += slots[c].candCount }
+            for child in slots[slot].children { count += slots[child].candCount }
             slots[slot].candCount = count
             if collections[slot] != nil { collections[slot]!.virtualCounted = virtualCount(slot) }
             recomputeAggregate(slot)
@@ -279,27 +279,27 @@ struct SceneStore: Sendable {
         // In the space of the subtree's top; shifted into the parent's at each scroll container.
         var addedUnion = candUnion(created[0])
         var addedReach = reach(created[0])
-        var a = parent
-        while a >= 0 {
-            if collections[a] != nil {
+        var ancestor = parent
+        while ancestor >= 0 {
+            if collections[ancestor] != nil {
                 // A built item takes an index's place: the collection's virtual count may drop.
-                let before = collections[a]!.virtualCounted
-                let now = virtualCount(a)
-                collections[a]!.virtualCounted = now
+                let before = collections[ancestor]!.virtualCounted
+                let now = virtualCount(ancestor)
+                collections[ancestor]!.virtualCounted = now
                 added += now - before
             }
-            slots[a].candCount += added
-            var grown = storedAggregate(a)
-            if let u = addedUnion { grown.union = grown.union.map { $0.union(u) } ?? u }
-            if let u = addedReach { grown.reach = grown.reach.map { $0.union(u) } ?? u }
-            setAggregate(a, grown)
-            if isSection(a) { refreshTarget(a) }
-            if slots[a].isScroll {
-                let t = contentShift(a)
-                addedUnion = addedUnion?.offset(by: t)
-                addedReach = addedReach?.offset(by: t)
+            slots[ancestor].candCount += added
+            var grown = storedAggregate(ancestor)
+            if let grownBy = addedUnion { grown.union = grown.union.map { $0.union(grownBy) } ?? grownBy }
+            if let grownBy = addedReach { grown.reach = grown.reach.map { $0.union(grownBy) } ?? grownBy }
+            setAggregate(ancestor, grown)
+            if isSection(ancestor) { refreshTarget(ancestor) }
+            if slots[ancestor].isScroll {
+                let shift = contentShift(ancestor)
+                addedUnion = addedUnion?.offset(by: shift)
+                addedReach = addedReach?.offset(by: shift)
             }
-            a = slots[a].parent
+            ancestor = slots[ancestor].parent
         }
         sequence = nil
         return created[0]
@@ -312,70 +312,70 @@ struct SceneStore: Sendable {
         var local = (BindingRegistry(), BindingRegistry())
         var count = nodeCount
         var stack: [(Node, Int)] = [(top, slots[parent].depth + 1)]
-        while let (n, depth) = stack.popLast() {
+        while let (node, depth) = stack.popLast() {
             if depth > limits.maxDepth {
-                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: n.id)
+                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: node.id)
             }
-            try Self.validateOwnFields(n)
-            try validateReservedId(n.id)
-            if idToSlot[n.id] != nil || !seen.insert(n.id).inserted {
-                throw .invalidScene(reason: "duplicate id '\(n.id)'", node: n.id)
+            try Self.validateOwnFields(node)
+            try validateReservedId(node.id)
+            if idToSlot[node.id] != nil || !seen.insert(node.id).inserted {
+                throw .invalidScene(reason: "duplicate id '\(node.id)'", node: node.id)
             }
             count += 1
             if count > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
-            for (reg, list, label) in [(bindings, n.bindings, "binding"), (a11yBindings, n.accessibilityBindings, "accessibility binding")] {
-                for b in list ?? [] {
-                    if label == "binding" { _ = local.0.add([b], slot: 0) } else { _ = local.1.add([b], slot: 0) }
-                    let l = label == "binding" ? local.0 : local.1
-                    let bools = (reg.boolCount[b.name] ?? 0) + (l.boolCount[b.name] ?? 0)
-                    let values = (reg.valueCount[b.name] ?? 0) + (l.valueCount[b.name] ?? 0)
+            for (reg, list, label) in [(bindings, node.bindings, "binding"), (a11yBindings, node.accessibilityBindings, "accessibility binding")] {
+                for binding in list ?? [] {
+                    if label == "binding" { _ = local.0.add([binding], slot: 0) } else { _ = local.1.add([binding], slot: 0) }
+                    let pending = label == "binding" ? local.0 : local.1
+                    let bools = (reg.boolCount[binding.name] ?? 0) + (pending.boolCount[binding.name] ?? 0)
+                    let values = (reg.valueCount[binding.name] ?? 0) + (pending.valueCount[binding.name] ?? 0)
                     if bools > 0 && values > 0 {
-                        throw .invalidScene(reason: "\(label) '\(b.name)' is used both as a Bool and as a value binding", node: n.id)
+                        throw .invalidScene(reason: "\(label) '\(binding.name)' is used both as a Bool and as a value binding", node: node.id)
                     }
                 }
             }
-            for c in n.children ?? [] { stack.append((c, depth + 1)) }
+            for child in node.children ?? [] { stack.append((child, depth + 1)) }
         }
     }
 
     /// Files the node's fields in the registries; throws on a Bool/value binding clash.
     private mutating func register(_ slot: Int, subtree: Node) throws(FocusError) {
-        let n = node(slot)
-        if let name = bindings.add(n.bindings, slot: slot) {
-            throw .invalidScene(reason: "binding '\(name)' is used both as a Bool and as a value binding", node: n.id)
+        let treeNode = node(slot)
+        if let name = bindings.add(treeNode.bindings, slot: slot) {
+            throw .invalidScene(reason: "binding '\(name)' is used both as a Bool and as a value binding", node: treeNode.id)
         }
-        if let name = a11yBindings.add(n.accessibilityBindings, slot: slot) {
-            throw .invalidScene(reason: "accessibility binding '\(name)' is used both as a Bool and as a value binding", node: n.id)
+        if let name = a11yBindings.add(treeNode.accessibilityBindings, slot: slot) {
+            throw .invalidScene(reason: "accessibility binding '\(name)' is used both as a Bool and as a value binding", node: treeNode.id)
         }
-        for b in n.bindings ?? [] {
-            if let cur = bindings.first[b.name], cur != slot, !precedes(slot, cur) { continue }
-            bindings.first[b.name] = slot
+        for binding in treeNode.bindings ?? [] {
+            if let cur = bindings.first[binding.name], cur != slot, !precedes(slot, cur) { continue }
+            bindings.first[binding.name] = slot
         }
-        for b in n.accessibilityBindings ?? [] {
-            if let cur = a11yBindings.first[b.name], cur != slot, !precedes(slot, cur) { continue }
-            a11yBindings.first[b.name] = slot
+        for binding in treeNode.accessibilityBindings ?? [] {
+            if let cur = a11yBindings.first[binding.name], cur != slot, !precedes(slot, cur) { continue }
+            a11yBindings.first[binding.name] = slot
         }
-        if let s = n.scope { scopes[s, default: []].insert(slot) }
-        if n.sceneValues?.isEmpty == false { sceneValueNodes.insert(slot) }
-        if n.role == "search" { searchNodes.insert(slot) }
-        if n.defaultFocus != nil { defaultRegions.insert(slot) }
-        if n.prefersDefaultFocus != nil { prefersNodes.insert(slot) }
-        for t in (n.next ?? [:]).values where !t.isEmpty { nextRefs[t, default: 0] += 1 }
+        if let scopeName = treeNode.scope { scopes[scopeName, default: []].insert(slot) }
+        if treeNode.sceneValues?.isEmpty == false { sceneValueNodes.insert(slot) }
+        if treeNode.role == "search" { searchNodes.insert(slot) }
+        if treeNode.defaultFocus != nil { defaultRegions.insert(slot) }
+        if treeNode.prefersDefaultFocus != nil { prefersNodes.insert(slot) }
+        for target in (treeNode.next ?? [:]).values where !target.isEmpty { nextRefs[target, default: 0] += 1 }
         registerScroll(slot, subtree: subtree)
     }
 
     private mutating func unregister(_ slot: Int) {
-        let n = node(slot)
-        bindings.remove(n.bindings, slot: slot)
-        a11yBindings.remove(n.accessibilityBindings, slot: slot)
-        if let s = n.scope { scopes[s]?.remove(slot); if scopes[s]?.isEmpty == true { scopes[s] = nil } }
+        let treeNode = node(slot)
+        bindings.remove(treeNode.bindings, slot: slot)
+        a11yBindings.remove(treeNode.accessibilityBindings, slot: slot)
+        if let scopeName = treeNode.scope { scopes[scopeName]?.remove(slot); if scopes[scopeName]?.isEmpty == true { scopes[scopeName] = nil } }
         sceneValueNodes.remove(slot)
         searchNodes.remove(slot)
         defaultRegions.remove(slot)
         prefersNodes.remove(slot)
-        for t in (n.next ?? [:]).values where !t.isEmpty {
-            nextRefs[t, default: 1] -= 1
-            if nextRefs[t] == 0 { nextRefs[t] = nil }
+        for target in (treeNode.next ?? [:]).values where !target.isEmpty {
+            nextRefs[target, default: 1] -= 1
+            if nextRefs[target] == 0 { nextRefs[target] = nil }
         }
         unregisterScroll(slot)
     }
@@ -397,17 +397,17 @@ struct SceneStore: Sendable {
             if parent >= 0, collections[parent] != nil { removeItem(top, from: parent) }
             releaseSubtree(top, removed: &removed, staleFirst: &staleFirst)
             parents.insert(parent)
-            var a = parent
-            while a >= 0 {
-                if collections[a] != nil {
+            var ancestor = parent
+            while ancestor >= 0 {
+                if collections[ancestor] != nil {
                     // An item gone may leave a virtual one in its place (focus.md §12).
-                    let before = collections[a]!.virtualCounted
-                    let now = virtualCount(a)
-                    collections[a]!.virtualCounted = now
+                    let before = collections[ancestor]!.virtualCounted
+                    let now = virtualCount(ancestor)
+                    collections[ancestor]!.virtualCounted = now
                     lost -= now - before
                 }
-                slots[a].candCount -= lost
-                a = slots[a].parent
+                slots[ancestor].candCount -= lost
+                ancestor = slots[ancestor].parent
             }
         }
         // Compact each parent once; then every ancestor's union, deepest first.
@@ -417,15 +417,15 @@ struct SceneStore: Sendable {
             slots[parent].children = kept
             // A collection's children are numbered by `removeItem` (index order, plain ones after).
             if collections[parent] == nil {
-                for (i, c) in slots[parent].children.enumerated() { slots[c].indexInParent = i }
+                for (position, child) in slots[parent].children.enumerated() { slots[child].indexInParent = position }
             }
             if slots[parent].children.isEmpty { aggregates[parent] = nil }
-            var a = parent
-            while a >= 0, ancestors.insert(a).inserted { a = slots[a].parent }
+            var ancestor = parent
+            while ancestor >= 0, ancestors.insert(ancestor).inserted { ancestor = slots[ancestor].parent }
         }
-        for a in ancestors.sorted(by: { slots[$0].depth > slots[$1].depth }) {
-            recomputeAggregate(a, keepReach: true)
-            if isSection(a) { refreshTarget(a) }
+        for ancestor in ancestors.sorted(by: { slots[$0].depth > slots[$1].depth }) {
+            recomputeAggregate(ancestor, keepReach: true)
+            if isSection(ancestor) { refreshTarget(ancestor) }
         }
         for name in staleFirst.0 { bindings.first[name] = bindings.nodes[name].flatMap { firstInTreeOrder($0) } }
         for name in staleFirst.1 { a11yBindings.first[name] = a11yBindings.nodes[name].flatMap { firstInTreeOrder($0) } }
@@ -445,24 +445,24 @@ struct SceneStore: Sendable {
         let before = total - inserts.count
         // Every child as an insert: the old ones first, at the end, in order.
         var positions = [Int](repeating: 0, count: total)
-        for i in 0..<before { positions[i] = i }
-        for (j, insert) in inserts.enumerated() {
-            let size = before + j
-            positions[before + j] = min(insert.position ?? size, size)
+        for position in 0..<before { positions[position] = position }
+        for (insertIndex, insert) in inserts.enumerated() {
+            let size = before + insertIndex
+            positions[before + insertIndex] = min(insert.position ?? size, size)
         }
         // Backwards, each insert takes the (position+1)-th place still free (a Fenwick tree).
         guard total > 0 else { return }
         var tree = [Int](repeating: 0, count: total + 1)
-        for i in 1...total {
-            tree[i] += 1
-            let up = i + (i & -i)
-            if up <= total { tree[up] += tree[i] }
+        for treeIndex in 1...total {
+            tree[treeIndex] += 1
+            let up = treeIndex + (treeIndex & -treeIndex)
+            if up <= total { tree[up] += tree[treeIndex] }
         }
         var top = 1
         while top * 2 <= total { top *= 2 }
         var order = [Int](repeating: -1, count: total)
-        for k in stride(from: total - 1, through: 0, by: -1) {
-            var rank = positions[k] + 1, at = 0, step = top
+        for entry in stride(from: total - 1, through: 0, by: -1) {
+            var rank = positions[entry] + 1, at = 0, step = top
             while step > 0 {
                 if at + step <= total && tree[at + step] < rank {
                     at += step
@@ -471,15 +471,15 @@ struct SceneStore: Sendable {
                 step /= 2
             }
             // `at + 1` is the place (1-based).
-            order[at] = k < before ? kids[k] : inserts[k - before].slot
-            var i = at + 1
-            while i <= total {
-                tree[i] -= 1
-                i += i & -i
+            order[at] = entry < before ? kids[entry] : inserts[entry - before].slot
+            var treeIndex = at + 1
+            while treeIndex <= total {
+                tree[treeIndex] -= 1
+                treeIndex += treeIndex & -treeIndex
             }
         }
         slots[parent].children = order
-        for (i, c) in order.enumerated() { slots[c].indexInParent = i }
+        for (position, child) in order.enumerated() { slots[child].indexInParent = position }
         sequence = nil
     }
 
@@ -492,21 +492,21 @@ struct SceneStore: Sendable {
     /// Unregisters and frees `top` and its subtree, leaving it in its parent's children.
     private mutating func releaseSubtree(_ top: Int, removed: inout [String], staleFirst: inout (Set<String>, Set<String>)) {
         var stack = [top]
-        while let s = stack.popLast() {
-            stack.append(contentsOf: slots[s].children)
-            dropVirtuals(of: s)
-            for b in node(s).bindings ?? [] where bindings.first[b.name] == s { staleFirst.0.insert(b.name) }
-            for b in node(s).accessibilityBindings ?? [] where a11yBindings.first[b.name] == s { staleFirst.1.insert(b.name) }
-            unregister(s)
-            index.set(s, nil)
-            idToSlot[slots[s].id] = nil
-            removed.append(slots[s].id)
-            slots[s].alive = false
-            slots[s].candidate = false
-            slots[s].children = []
-            aggregates[s] = nil
-            slots[s].box = nil
-            free.append(s)
+        while let slot = stack.popLast() {
+            stack.append(contentsOf: slots[slot].children)
+            dropVirtuals(of: slot)
+            for binding in node(slot).bindings ?? [] where bindings.first[binding.name] == slot { staleFirst.0.insert(binding.name) }
+            for binding in node(slot).accessibilityBindings ?? [] where a11yBindings.first[binding.name] == slot { staleFirst.1.insert(binding.name) }
+            unregister(slot)
+            index.set(slot, nil)
+            idToSlot[slots[slot].id] = nil
+            removed.append(slots[slot].id)
+            slots[slot].alive = false
+            slots[slot].candidate = false
+            slots[slot].children = []
+            aggregates[slot] = nil
+            slots[slot].box = nil
+            free.append(slot)
             nodeCount -= 1
         }
     }
@@ -524,32 +524,32 @@ struct SceneStore: Sendable {
         releaseSubtree(top, removed: &removed, staleFirst: &staleFirst)
         if parent >= 0 {
             if collections[parent] == nil {
-                let k = slots[top].indexInParent
-                slots[parent].children.remove(at: k)
-                for i in k..<slots[parent].children.count { slots[slots[parent].children[i]].indexInParent = i }
+                let removedAt = slots[top].indexInParent
+                slots[parent].children.remove(at: removedAt)
+                for position in removedAt..<slots[parent].children.count { slots[slots[parent].children[position]].indexInParent = position }
             }
             if slots[parent].children.isEmpty { aggregates[parent] = nil }
         }
-        var a = parent
+        var ancestor = parent
         var unionMayShrink = lostUnion != nil
-        while a >= 0 {
-            if collections[a] != nil {
-                let before = collections[a]!.virtualCounted
-                let now = virtualCount(a)
-                collections[a]!.virtualCounted = now
+        while ancestor >= 0 {
+            if collections[ancestor] != nil {
+                let before = collections[ancestor]!.virtualCounted
+                let now = virtualCount(ancestor)
+                collections[ancestor]!.virtualCounted = now
                 lost -= now - before
             }
-            slots[a].candCount -= lost
-            if unionMayShrink, let old = storedAggregate(a).union, let u = lostUnion {
-                if u.minX > old.minX && u.minY > old.minY && u.maxX < old.maxX && u.maxY < old.maxY {
+            slots[ancestor].candCount -= lost
+            if unionMayShrink, let old = storedAggregate(ancestor).union, let lostRect = lostUnion {
+                if lostRect.minX > old.minX && lostRect.minY > old.minY && lostRect.maxX < old.maxX && lostRect.maxY < old.maxY {
                     unionMayShrink = false
                 } else {
-                    recomputeAggregate(a, keepReach: true)
+                    recomputeAggregate(ancestor, keepReach: true)
                 }
             }
-            if isSection(a) { refreshTarget(a) }
-            if slots[a].isScroll { lostUnion = lostUnion?.offset(by: contentShift(a)) }
-            a = slots[a].parent
+            if isSection(ancestor) { refreshTarget(ancestor) }
+            if slots[ancestor].isScroll { lostUnion = lostUnion?.offset(by: contentShift(ancestor)) }
+            ancestor = slots[ancestor].parent
         }
         // The first holders removed: the next ones, once the subtree is gone.
         for name in staleFirst.0 { bindings.first[name] = bindings.nodes[name].flatMap { firstInTreeOrder($0) } }
@@ -562,20 +562,20 @@ struct SceneStore: Sendable {
     /// candidate's frame; a section's own frame, or the union of its descendants' frames when it has
     /// none (focus.md §1), when it is not disabled and holds a candidate. In scene coordinates.
     func targetFrame(_ slot: Int) -> Rect? {
-        guard let f = localTargetFrame(slot) else { return nil }
-        let k = slots[slot].space
-        return k == 0 ? f : f.offset(by: spaceOrigin(k))
+        guard let localFrame = localTargetFrame(slot) else { return nil }
+        let space = slots[slot].space
+        return space == 0 ? localFrame : localFrame.offset(by: spaceOrigin(space))
     }
 
     /// `targetFrame` in the coordinates of the slot's space (what the index files).
     func localTargetFrame(_ slot: Int) -> Rect? {
-        let s = slots[slot]
-        guard s.alive, !s.disabled else { return nil }
-        if s.candidate { return s.frame }
-        guard isSection(slot), s.candCount > 0 else { return nil }
-        if let f = s.frame, !f.isEmpty { return f }
-        guard let u = candUnion(slot), !u.isEmpty else { return nil }
-        return u
+        let record = slots[slot]
+        guard record.alive, !record.disabled else { return nil }
+        if record.candidate { return record.frame }
+        guard isSection(slot), record.candCount > 0 else { return nil }
+        if let ownFrame = record.frame, !ownFrame.isEmpty { return ownFrame }
+        guard let union = candUnion(slot), !union.isEmpty else { return nil }
+        return union
     }
 
     mutating func refreshTarget(_ slot: Int) {
@@ -586,10 +586,10 @@ struct SceneStore: Sendable {
 
     /// The tree as a `Node`, rebuilt from the slots.
     func buildNode(_ slot: Int) -> Node {
-        var n = node(slot)
+        var rebuilt = node(slot)
         let kids = slots[slot].children
-        n.children = kids.isEmpty ? (slots[slot].hadChildren ? [] : nil) : kids.map { buildNode($0) }
-        return n
+        rebuilt.children = kids.isEmpty ? (slots[slot].hadChildren ? [] : nil) : kids.map { buildNode($0) }
+        return rebuilt
     }
 
     var sceneValue: Scene {

@@ -47,12 +47,12 @@ struct SmallIntMap: Sendable, Sequence {
 
     subscript(_ key: Int) -> Int? {
         get {
-            for p in pairs where p.key == key { return p.value }
+            for pair in pairs where pair.key == key { return pair.value }
             return nil
         }
         set {
-            if let k = pairs.firstIndex(where: { $0.key == key }) {
-                if let newValue { pairs[k].value = newValue } else { pairs.remove(at: k) }
+            if let position = pairs.firstIndex(where: { $0.key == key }) {
+                if let newValue { pairs[position].value = newValue } else { pairs.remove(at: position) }
             } else if let newValue {
                 pairs.append((key, newValue))
             }
@@ -79,56 +79,56 @@ struct Lattice: Sendable {
     var layout: CollectionLayout
     var rtl: Bool
 
-    init(_ c: Collection, origin: (x: Double, y: Double), rtl: Bool) {
+    init(_ spec: Collection, origin: (x: Double, y: Double), rtl: Bool) {
         ox = origin.x; oy = origin.y
-        iw = c.itemWidth; ih = c.itemHeight
-        let sp = c.spacing ?? 0
+        iw = spec.itemWidth; ih = spec.itemHeight
+        let sp = spec.spacing ?? 0
         px = iw + sp; py = ih + sp
-        count = max(0, c.count)
-        layout = c.layout
-        self.rtl = rtl && c.layout != .column
-        switch c.layout {
+        count = max(0, spec.count)
+        layout = spec.layout
+        self.rtl = rtl && spec.layout != .column
+        switch spec.layout {
         case .row: cols = count; rows = count > 0 ? 1 : 0
         case .column: cols = count > 0 ? 1 : 0; rows = count
         case .grid:
-            let k = max(1, c.columns ?? 1)
-            cols = k; rows = (count + k - 1) / k
+            let columnCount = max(1, spec.columns ?? 1)
+            cols = columnCount; rows = (count + columnCount - 1) / columnCount
         }
     }
 
     /// The derived size (focus.md §12).
-    static func size(_ c: Collection) -> (width: Double, height: Double) {
-        let l = Lattice(c, origin: (0, 0), rtl: false)
-        let sp = c.spacing ?? 0
-        return (Double(l.cols) * l.iw + Double(max(0, l.cols - 1)) * sp,
-                Double(l.rows) * l.ih + Double(max(0, l.rows - 1)) * sp)
+    static func size(_ spec: Collection) -> (width: Double, height: Double) {
+        let lattice = Lattice(spec, origin: (0, 0), rtl: false)
+        let sp = spec.spacing ?? 0
+        return (Double(lattice.cols) * lattice.iw + Double(max(0, lattice.cols - 1)) * sp,
+                Double(lattice.rows) * lattice.ih + Double(max(0, lattice.rows - 1)) * sp)
     }
 
     @inline(__always) func index(pc: Int, r: Int) -> Int? {
         guard pc >= 0, pc < cols, r >= 0, r < rows else { return nil }
         let col = rtl ? cols - 1 - pc : pc
-        let i = switch layout {
+        let itemIndex = switch layout {
         case .row: col
         case .column: r
         case .grid: r * cols + col
         }
-        return i < count ? i : nil
+        return itemIndex < count ? itemIndex : nil
     }
 
-    @inline(__always) func cell(_ i: Int) -> (pc: Int, r: Int) {
-        let (col, r) = switch layout {
-        case .row: (i, 0)
-        case .column: (0, i)
-        case .grid: (i % cols, i / cols)
+    @inline(__always) func cell(_ index: Int) -> (pc: Int, r: Int) {
+        let (col, row) = switch layout {
+        case .row: (index, 0)
+        case .column: (0, index)
+        case .grid: (index % cols, index / cols)
         }
-        return (rtl ? cols - 1 - col : col, r)
+        return (rtl ? cols - 1 - col : col, row)
     }
 
     @inline(__always) func frame(pc: Int, r: Int) -> Rect {
         Rect(x: ox + Double(pc) * px, y: oy + Double(r) * py, width: iw, height: ih)
     }
 
-    func frame(_ i: Int) -> Rect { let c = cell(i); return frame(pc: c.pc, r: c.r) }
+    func frame(_ index: Int) -> Rect { let position = cell(index); return frame(pc: position.pc, r: position.r) }
 }
 
 /// Which scroll containers clip the frames a directional search measures: every one that does not
@@ -137,18 +137,18 @@ struct ScrollClip {
     /// Viewports (scene coordinates) of the containers that do not hold focus.
     var closed: [Int: Rect]
 
-    /// `r` clipped to every closed viewport above `slot`; nil when clipped to nothing.
+    /// `frame` clipped to every closed viewport above `slot`; nil when clipped to nothing.
     @inline(__always)
-    func effective(_ slots: [Slot], _ slot: Int, _ r: Rect) -> Rect? {
-        if closed.isEmpty { return r }
-        var out = r
-        var a = slots[slot].parent
-        while a >= 0 {
-            if let v = closed[a] {
-                guard let c = out.intersection(v) else { return nil }
-                out = c
+    func effective(_ slots: [Slot], _ slot: Int, _ frame: Rect) -> Rect? {
+        if closed.isEmpty { return frame }
+        var out = frame
+        var ancestor = slots[slot].parent
+        while ancestor >= 0 {
+            if let viewport = closed[ancestor] {
+                guard let clipped = out.intersection(viewport) else { return nil }
+                out = clipped
             }
-            a = slots[a].parent
+            ancestor = slots[ancestor].parent
         }
         return out
     }
@@ -156,20 +156,20 @@ struct ScrollClip {
 
 extension Rect {
     /// The overlap of both; nil when it is empty (zero width or height).
-    func intersection(_ o: Rect) -> Rect? {
-        let x0 = max(minX, o.minX), y0 = max(minY, o.minY)
-        let x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
+    func intersection(_ other: Rect) -> Rect? {
+        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
         guard x1 > x0, y1 > y0 else { return nil }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
 
 /// ⌊x⌋ clamped to Int's range, without libm (the engine is a pure core).
-@inline(__always) func floorInt(_ x: Double) -> Int {
-    if !(x > -9e18) { return Int.min / 2 }
-    if !(x < 9e18) { return Int.max / 2 }
-    let i = Int(x)
-    return Double(i) > x ? i - 1 : i
+@inline(__always) func floorInt(_ value: Double) -> Int {
+    if !(value > -9e18) { return Int.min / 2 }
+    if !(value < 9e18) { return Int.max / 2 }
+    let truncated = Int(value)
+    return Double(truncated) > value ? truncated - 1 : truncated
 }
 
 /// `X#123` → ("X", 123); nil for any other id.
@@ -192,36 +192,36 @@ extension SceneStore {
             guard node.frame != nil else {
                 throw .invalidScene(reason: "a scroll container needs a frame (its viewport)", node: node.id)
             }
-            for (label, v) in [("contentWidth", sc.contentWidth), ("contentHeight", sc.contentHeight),
+            for (label, value) in [("contentWidth", sc.contentWidth), ("contentHeight", sc.contentHeight),
                                ("offsetX", sc.offsetX ?? 0), ("offsetY", sc.offsetY ?? 0), ("margin", sc.margin ?? 0)] {
-                if !v.isFinite { throw .invalidScene(reason: "scroll \(label) is not finite", node: node.id) }
+                if !value.isFinite { throw .invalidScene(reason: "scroll \(label) is not finite", node: node.id) }
             }
             if sc.contentWidth < 0 || sc.contentHeight < 0 {
                 throw .invalidScene(reason: "scroll content size is negative", node: node.id)
             }
             if (sc.margin ?? 0) < 0 { throw .invalidScene(reason: "scroll margin is negative", node: node.id) }
         }
-        if let c = node.collection {
+        if let spec = node.collection {
             guard node.frame != nil else {
                 throw .invalidScene(reason: "a collection needs a frame (the origin of its slots)", node: node.id)
             }
-            if c.count < 0 { throw .invalidScene(reason: "collection count \(c.count) is negative", node: node.id) }
-            if c.count > 1_000_000_000 {
-                throw .invalidScene(reason: "collection count \(c.count) is above 1,000,000,000", node: node.id)
+            if spec.count < 0 { throw .invalidScene(reason: "collection count \(spec.count) is negative", node: node.id) }
+            if spec.count > 1_000_000_000 {
+                throw .invalidScene(reason: "collection count \(spec.count) is above 1,000,000,000", node: node.id)
             }
-            for (label, v) in [("itemWidth", c.itemWidth), ("itemHeight", c.itemHeight)] {
-                if !v.isFinite || v <= 0 {
+            for (label, value) in [("itemWidth", spec.itemWidth), ("itemHeight", spec.itemHeight)] {
+                if !value.isFinite || value <= 0 {
                     throw .invalidScene(reason: "collection \(label) must be a positive number", node: node.id)
                 }
             }
-            if let s = c.spacing, !s.isFinite || s < 0 {
+            if let spacing = spec.spacing, !spacing.isFinite || spacing < 0 {
                 throw .invalidScene(reason: "collection spacing must be zero or positive", node: node.id)
             }
-            if c.layout == .grid {
-                guard let k = c.columns else {
+            if spec.layout == .grid {
+                guard let columns = spec.columns else {
                     throw .invalidScene(reason: "a grid collection needs columns", node: node.id)
                 }
-                if k < 1 { throw .invalidScene(reason: "collection columns \(k) must be at least 1", node: node.id) }
+                if columns < 1 { throw .invalidScene(reason: "collection columns \(columns) must be at least 1", node: node.id) }
             }
         }
     }
@@ -229,42 +229,42 @@ extension SceneStore {
     /// A node's id must not be a virtual item's (`COLLECTION#INDEX` of an existing collection).
     func validateReservedId(_ id: String, extra: Set<String> = []) throws(FocusError) {
         guard let (prefix, _) = splitVirtualId(id) else { return }
-        let p = String(prefix)
-        if extra.contains(p) || idToSlot[p].map({ collections[$0] != nil }) == true {
-            throw .invalidScene(reason: "id '\(id)' is reserved for a virtual item of collection '\(p)'", node: id)
+        let collectionId = String(prefix)
+        if extra.contains(collectionId) || idToSlot[collectionId].map({ collections[$0] != nil }) == true {
+            throw .invalidScene(reason: "id '\(id)' is reserved for a virtual item of collection '\(collectionId)'", node: id)
         }
     }
 
     /// The checks of a node that depend on where it goes: `index` (parent collection, range,
     /// uniqueness), reserved ids, a new scroll container's offset range.
-    func validatePlacement(_ n: Node, parent p: Int, taken: Set<Int> = [], extraCollections: Set<String> = [],
+    func validatePlacement(_ placed: Node, parent parentSlot: Int, taken: Set<Int> = [], extraCollections: Set<String> = [],
                            parentCollection: Collection?? = nil) throws(FocusError) {
-        try validateReservedId(n.id, extra: extraCollections)
-        if n.collection != nil, (hashIds[n.id] ?? 0) > 0 {
-            throw .invalidScene(reason: "ids of the form '\(n.id)#INDEX' are reserved for this collection's virtual items, and one is in use", node: n.id)
+        try validateReservedId(placed.id, extra: extraCollections)
+        if placed.collection != nil, (hashIds[placed.id] ?? 0) > 0 {
+            throw .invalidScene(reason: "ids of the form '\(placed.id)#INDEX' are reserved for this collection's virtual items, and one is in use", node: placed.id)
         }
-        let coll: Collection? = parentCollection ?? (p >= 0 ? node(p).collection : nil)
-        if let i = n.index {
-            guard let c = coll else {
-                throw .invalidScene(reason: "index is only for a built item of a collection (its parent is not a collection)", node: n.id)
+        let coll: Collection? = parentCollection ?? (parentSlot >= 0 ? node(parentSlot).collection : nil)
+        if let itemIndex = placed.index {
+            guard let spec = coll else {
+                throw .invalidScene(reason: "index is only for a built item of a collection (its parent is not a collection)", node: placed.id)
             }
-            if i < 0 || i >= c.count {
-                throw .invalidScene(reason: "index \(i) is outside the collection's range 0…\(c.count - 1)", node: n.id)
+            if itemIndex < 0 || itemIndex >= spec.count {
+                throw .invalidScene(reason: "index \(itemIndex) is outside the collection's range 0…\(spec.count - 1)", node: placed.id)
             }
-            if taken.contains(i) || (parentCollection == nil && p >= 0 && collections[p]?.built[i] != nil) {
-                throw .invalidScene(reason: "index \(i) is used by two built items of the collection", node: n.id)
+            if taken.contains(itemIndex) || (parentCollection == nil && parentSlot >= 0 && collections[parentSlot]?.built[itemIndex] != nil) {
+                throw .invalidScene(reason: "index \(itemIndex) is used by two built items of the collection", node: placed.id)
             }
         }
-        if let sc = n.scroll, let f = n.frame, !clampIds.contains(n.id) {
+        if let sc = placed.scroll, let viewport = placed.frame, !clampIds.contains(placed.id) {
             // A container new to the scene must be sent within its range (§12, further details).
-            let maxX = sc.axis == .vertical ? 0 : max(0, sc.contentWidth - f.width)
-            let maxY = sc.axis == .horizontal ? 0 : max(0, sc.contentHeight - f.height)
-            let x = sc.offsetX ?? 0, y = sc.offsetY ?? 0
-            if x < 0 || x > maxX {
-                throw .invalidScene(reason: "scroll offsetX \(x) is outside its range 0…\(maxX)", node: n.id)
+            let maxX = sc.axis == .vertical ? 0 : max(0, sc.contentWidth - viewport.width)
+            let maxY = sc.axis == .horizontal ? 0 : max(0, sc.contentHeight - viewport.height)
+            let offsetX = sc.offsetX ?? 0, offsetY = sc.offsetY ?? 0
+            if offsetX < 0 || offsetX > maxX {
+                throw .invalidScene(reason: "scroll offsetX \(offsetX) is outside its range 0…\(maxX)", node: placed.id)
             }
-            if y < 0 || y > maxY {
-                throw .invalidScene(reason: "scroll offsetY \(y) is outside its range 0…\(maxY)", node: n.id)
+            if offsetY < 0 || offsetY > maxY {
+                throw .invalidScene(reason: "scroll offsetY \(offsetY) is outside its range 0…\(maxY)", node: placed.id)
             }
         }
     }
@@ -273,14 +273,14 @@ extension SceneStore {
     func validatePlacements(_ top: Node, parent: Int) throws(FocusError) {
         var collectionsHere = Set<String>()
         var stack: [(Node, Collection??, Set<Int>)] = [(top, nil, [])]
-        while let (n, pc, taken) = stack.popLast() {
-            try validatePlacement(n, parent: parent, taken: taken, extraCollections: collectionsHere, parentCollection: pc)
-            if n.collection != nil { collectionsHere.insert(n.id) }
+        while let (placed, parentSpec, taken) = stack.popLast() {
+            try validatePlacement(placed, parent: parent, taken: taken, extraCollections: collectionsHere, parentCollection: parentSpec)
+            if placed.collection != nil { collectionsHere.insert(placed.id) }
             var used = Set<Int>()
-            for c in n.children ?? [] {
-                stack.append((c, .some(n.collection), used))
-                if let i = c.index, !used.insert(i).inserted {
-                    throw .invalidScene(reason: "index \(i) is used by two built items of the collection", node: c.id)
+            for child in placed.children ?? [] {
+                stack.append((child, .some(placed.collection), used))
+                if let itemIndex = child.index, !used.insert(itemIndex).inserted {
+                    throw .invalidScene(reason: "index \(itemIndex) is used by two built items of the collection", node: child.id)
                 }
             }
         }
@@ -288,153 +288,153 @@ extension SceneStore {
 
     // MARK: Frames
 
-    /// The frame of `n` going under `p`, in its space's coordinates: as given; a collection's size
+    /// The frame of `placed` going under `parentSlot`, in its space's coordinates: as given; a collection's size
     /// derived; a built item without a frame in its slot.
-    func localFrame(of n: Node, parent p: Int) -> Rect? {
-        if let i = n.index, p >= 0, let c = node(p).collection, n.frame == nil, let cf = slots[p].frame {
-            return Lattice(c, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
+    func localFrame(of placed: Node, parent parentSlot: Int) -> Rect? {
+        if let itemIndex = placed.index, parentSlot >= 0, let spec = node(parentSlot).collection, placed.frame == nil, let parentFrame = slots[parentSlot].frame {
+            return Lattice(spec, origin: (parentFrame.x, parentFrame.y), rtl: layoutDirection == .rightToLeft).frame(itemIndex)
         }
-        guard var f = n.frame else { return nil }
-        if let c = n.collection {
-            let size = Lattice.size(c)
-            f.width = size.width; f.height = size.height
+        guard var ownFrame = placed.frame else { return nil }
+        if let spec = placed.collection {
+            let size = Lattice.size(spec)
+            ownFrame.width = size.width; ownFrame.height = size.height
         }
-        return f
+        return ownFrame
     }
 
-    /// The space the children of `p` are in: its content's when it is a scroll container.
-    func contentSpace(of p: Int) -> Int {
-        slots[p].isScroll ? spaceOfContainer[p] ?? slots[p].space : slots[p].space
+    /// The space the children of `container` are in: its content's when it is a scroll container.
+    func contentSpace(of container: Int) -> Int {
+        slots[container].isScroll ? spaceOfContainer[container] ?? slots[container].space : slots[container].space
     }
 
-    /// Where the origin of space `k` is in scene coordinates (the containers above it composed).
-    func spaceOrigin(_ k: Int) -> (x: Double, y: Double) {
-        if k == 0 { return (0, 0) }
-        guard let sp = spaces[k], let f = slots[sp.container].frame else { return (0, 0) }
+    /// Where the origin of space `space` is in scene coordinates (the containers above it composed).
+    func spaceOrigin(_ space: Int) -> (x: Double, y: Double) {
+        if space == 0 { return (0, 0) }
+        guard let sp = spaces[space], let viewport = slots[sp.container].frame else { return (0, 0) }
         let up = slots[sp.container].space
-        let po = up == 0 ? (x: 0.0, y: 0.0) : spaceOrigin(up)
-        return (f.x + po.x - sp.offset.x, f.y + po.y - sp.offset.y)
+        let parentOrigin = up == 0 ? (x: 0.0, y: 0.0) : spaceOrigin(up)
+        return (viewport.x + parentOrigin.x - sp.offset.x, viewport.y + parentOrigin.y - sp.offset.y)
     }
 
-    /// What container `c`'s content coordinates add to get the coordinates of `c`'s own space.
-    func contentShift(_ c: Int) -> (x: Double, y: Double) {
-        guard let o = scrolls[c], let f = slots[c].frame else { return (0, 0) }
-        return (f.x - o.x, f.y - o.y)
+    /// What `container`'s content coordinates add to get the coordinates of its own space.
+    func contentShift(_ container: Int) -> (x: Double, y: Double) {
+        guard let offset = scrolls[container], let viewport = slots[container].frame else { return (0, 0) }
+        return (viewport.x - offset.x, viewport.y - offset.y)
     }
 
-    /// Container `c`'s aggregates in its own space: its frame and its content's (`content`), shifted.
-    func containerAggregate(_ c: Int, content: Aggregate) -> Aggregate {
-        let t = contentShift(c)
-        var union = slots[c].leafAggregate.union
-        if let u = content.union?.offset(by: t) { union = union.map { $0.union(u) } ?? u }
+    /// `container`'s aggregates in its own space: its frame and its content's (`content`), shifted.
+    func containerAggregate(_ container: Int, content: Aggregate) -> Aggregate {
+        let shift = contentShift(container)
+        var union = slots[container].leafAggregate.union
+        if let contentUnion = content.union?.offset(by: shift) { union = union.map { $0.union(contentUnion) } ?? contentUnion }
         var reach = union
-        if let r = content.reach?.offset(by: t) { reach = reach.map { $0.union(r) } ?? r }
+        if let contentReach = content.reach?.offset(by: shift) { reach = reach.map { $0.union(contentReach) } ?? contentReach }
         return Aggregate(union: union, reach: reach)
     }
 
     /// `reach(slot)` in scene coordinates.
     func sceneReach(_ slot: Int) -> Rect? {
-        guard let r = reach(slot) else { return nil }
-        let k = slots[slot].space
-        return k == 0 ? r : r.offset(by: spaceOrigin(k))
+        guard let localReach = reach(slot) else { return nil }
+        let space = slots[slot].space
+        return space == 0 ? localReach : localReach.offset(by: spaceOrigin(space))
     }
 
     /// The frame a filed slot was filed with, in scene coordinates.
     func filedSceneFrame(_ slot: Int) -> Rect {
-        let g = Int(index.grid[slot])
-        return g == 0 ? index.frame[slot] : index.frame[slot].offset(by: spaceOrigin(g))
+        let space = Int(index.grid[slot])
+        return space == 0 ? index.frame[slot] : index.frame[slot].offset(by: spaceOrigin(space))
     }
 
-    /// What a child of `p` adds to its content coordinates to get scene coordinates.
-    func translation(under p: Int) -> (x: Double, y: Double) {
-        p >= 0 ? spaceOrigin(contentSpace(of: p)) : (0, 0)
+    /// What a child of `parent` adds to its content coordinates to get scene coordinates.
+    func translation(under parent: Int) -> (x: Double, y: Double) {
+        parent >= 0 ? spaceOrigin(contentSpace(of: parent)) : (0, 0)
     }
 
-    /// Collection `c`'s slot frames in scene coordinates.
-    func lattice(_ c: Int) -> Lattice? {
-        guard let coll = collections[c]?.spec, let f = frame(c) else { return nil }
-        return Lattice(coll, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
+    /// `collection`'s slot frames in scene coordinates.
+    func lattice(_ collection: Int) -> Lattice? {
+        guard let coll = collections[collection]?.spec, let collectionFrame = frame(collection) else { return nil }
+        return Lattice(coll, origin: (collectionFrame.x, collectionFrame.y), rtl: layoutDirection == .rightToLeft)
     }
 
     // MARK: Registries
 
     mutating func registerScroll(_ slot: Int, subtree: Node) {
-        let n = node(slot)
-        if let (prefix, _) = splitVirtualId(n.id) { hashIds[String(prefix), default: 0] += 1 }
-        if let sc = n.scroll, let f = slots[slot].frame {
-            var o = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
-            clamp(&o, sc, f)
-            scrolls[slot] = o
+        let treeNode = node(slot)
+        if let (prefix, _) = splitVirtualId(treeNode.id) { hashIds[String(prefix), default: 0] += 1 }
+        if let sc = treeNode.scroll, let viewport = slots[slot].frame {
+            var offset = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
+            clamp(&offset, sc, viewport)
+            scrolls[slot] = offset
             scrollSpecs[slot] = sc
             // The content's own grid, shaped by the focusable nodes the container holds.
             var sumW = 0.0, sumH = 0.0, count = 0
             var stack = subtree.children ?? []
-            while let d = stack.popLast() {
-                if d.focusable == true, let df = d.frame, !df.isEmpty { sumW += df.width; sumH += df.height; count += 1 }
-                stack += d.children ?? []
+            while let descendant = stack.popLast() {
+                if descendant.focusable == true, let df = descendant.frame, !df.isEmpty { sumW += df.width; sumH += df.height; count += 1 }
+                stack += descendant.children ?? []
             }
-            let k = index.addGrid(bounds: Rect(x: 0, y: 0, width: max(sc.contentWidth, f.width), height: max(sc.contentHeight, f.height)),
-                                  typicalWidth: count > 0 ? sumW / Double(count) : f.width,
-                                  typicalHeight: count > 0 ? sumH / Double(count) : f.height, expected: max(count, 1))
-            while spaces.count <= k { spaces.append(nil) }
-            spaces[k] = ScrollSpace(container: slot, offset: o)
-            spaceOfContainer[slot] = k
+            let space = index.addGrid(bounds: Rect(x: 0, y: 0, width: max(sc.contentWidth, viewport.width), height: max(sc.contentHeight, viewport.height)),
+                                  typicalWidth: count > 0 ? sumW / Double(count) : viewport.width,
+                                  typicalHeight: count > 0 ? sumH / Double(count) : viewport.height, expected: max(count, 1))
+            while spaces.count <= space { spaces.append(nil) }
+            spaces[space] = ScrollSpace(container: slot, offset: offset)
+            spaceOfContainer[slot] = space
             slots[slot].isScroll = true
         }
-        if let c = n.collection { collections[slot] = CollectionInfo(spec: c) }
+        if let spec = treeNode.collection { collections[slot] = CollectionInfo(spec: spec) }
     }
 
     mutating func unregisterScroll(_ slot: Int) {
         if let (prefix, _) = splitVirtualId(slots[slot].id) {
-            let p = String(prefix)
-            hashIds[p, default: 1] -= 1
-            if hashIds[p] == 0 { hashIds[p] = nil }
+            let collectionId = String(prefix)
+            hashIds[collectionId, default: 1] -= 1
+            if hashIds[collectionId] == 0 { hashIds[collectionId] = nil }
         }
         scrolls[slot] = nil
         scrollSpecs[slot] = nil
-        if let k = spaceOfContainer.removeValue(forKey: slot) {
+        if let space = spaceOfContainer.removeValue(forKey: slot) {
             // Unfiles whatever of the content is still filed (the content is released after it).
-            index.removeGrid(k)
-            spaces[k] = nil
+            index.removeGrid(space)
+            spaces[space] = nil
         }
         slots[slot].isScroll = false
         collections[slot] = nil
     }
 
-    func clamp(_ o: inout ScrollOffsetXY, _ sc: Scroll, _ viewport: Rect) {
+    func clamp(_ offset: inout ScrollOffsetXY, _ sc: Scroll, _ viewport: Rect) {
         let maxX = sc.axis == .vertical ? 0 : max(0, sc.contentWidth - viewport.width)
         let maxY = sc.axis == .horizontal ? 0 : max(0, sc.contentHeight - viewport.height)
-        o.x = min(max(o.x, 0), maxX)
-        o.y = min(max(o.y, 0), maxY)
+        offset.x = min(max(offset.x, 0), maxX)
+        offset.y = min(max(offset.y, 0), maxY)
     }
 
-    /// Files child `slot` of collection `c` in index order (see the file comment).
-    mutating func insertItem(_ slot: Int, into c: Int) {
-        let count = collections[c]?.spec.count ?? 0
-        if let i = node(slot).index {
-            collections[c]!.built[i] = slot
+    /// Files child `slot` of `collection` in index order (see the file comment).
+    mutating func insertItem(_ slot: Int, into collection: Int) {
+        let count = collections[collection]?.spec.count ?? 0
+        if let itemIndex = node(slot).index {
+            collections[collection]!.built[itemIndex] = slot
             // The client built an index that was virtual: the built node takes over (focus.md §12).
-            if let v = collections[c]!.materialized[i] { dropVirtual(v) }
+            if let virtualSlot = collections[collection]!.materialized[itemIndex] { dropVirtual(virtualSlot) }
         }
-        var kids = slots[c].children
+        var kids = slots[collection].children
         kids.append(slot)
         // Children without an index keep their order after the items.
         var plainOrder = 0
         var keyed: [(key: Int, slot: Int)] = []
-        for k in kids {
-            if let i = node(k).index { keyed.append((i, k)) } else { keyed.append((count + plainOrder, k)); plainOrder += 1 }
+        for child in kids {
+            if let itemIndex = node(child).index { keyed.append((itemIndex, child)) } else { keyed.append((count + plainOrder, child)); plainOrder += 1 }
         }
         keyed.sort { $0.key < $1.key }
-        slots[c].children = keyed.map(\.slot)
-        for (key, k) in keyed { slots[k].indexInParent = key }
+        slots[collection].children = keyed.map(\.slot)
+        for (key, child) in keyed { slots[child].indexInParent = key }
     }
 
-    mutating func removeItem(_ slot: Int, from c: Int) {
-        if let i = node(slot).index, collections[c]?.built[i] == slot { collections[c]!.built[i] = nil }
-        if let k = slots[c].children.firstIndex(of: slot) { slots[c].children.remove(at: k) }
-        let count = collections[c]?.spec.count ?? 0
+    mutating func removeItem(_ slot: Int, from collection: Int) {
+        if let itemIndex = node(slot).index, collections[collection]?.built[itemIndex] == slot { collections[collection]!.built[itemIndex] = nil }
+        if let position = slots[collection].children.firstIndex(of: slot) { slots[collection].children.remove(at: position) }
+        let count = collections[collection]?.spec.count ?? 0
         var plainOrder = 0
-        for k in slots[c].children where node(k).index == nil { slots[k].indexInParent = count + plainOrder; plainOrder += 1 }
+        for child in slots[collection].children where node(child).index == nil { slots[child].indexInParent = count + plainOrder; plainOrder += 1 }
     }
 
     /// 1 when collection `slot` has a virtual item that is a candidate, else 0.
@@ -445,44 +445,44 @@ extension SceneStore {
 
     // MARK: Virtual items
 
-    /// The slot of item `i` of collection `c`: the built node, or a materialized virtual item; nil
-    /// when `i` is out of range or is not a candidate (a hole, a disabled collection). A virtual
+    /// The slot of item `itemIndex` of `collection`: the built node, or a materialized virtual item; nil
+    /// when `itemIndex` is out of range or is not a candidate (a hole, a disabled collection). A virtual
     /// item's frame is arithmetic on the collection's lattice; its slot is a spare one reused when
     /// there is one (only its id, frame and index change).
-    mutating func item(_ c: Int, _ i: Int) -> Int? {
+    mutating func item(_ collection: Int, _ itemIndex: Int) -> Int? {
         // One lookup of the collection (hashing is most of what a move onto a virtual item costs).
         let (known, coll): (Int??, Collection?) = {
-            guard let info = collections[c], i >= 0, i < info.spec.count else { return (.some(nil), nil) }
-            if !info.built.isEmpty, let b = info.built[i] { return (.some(isCandidate(b) ? b : nil), nil) }
-            if let v = info.materialized[i] { return (.some(v), nil) }
+            guard let info = collections[collection], itemIndex >= 0, itemIndex < info.spec.count else { return (.some(nil), nil) }
+            if !info.built.isEmpty, let built = info.built[itemIndex] { return (.some(isCandidate(built) ? built : nil), nil) }
+            if let virtualSlot = info.materialized[itemIndex] { return (.some(virtualSlot), nil) }
             return (nil, info.spec)
         }()
         if let known { return known }
-        guard !slots[c].disabled, let coll, let cf = slots[c].frame else { return nil }
-        var id = slots[c].id
+        guard !slots[collection].disabled, let coll, let collectionFrame = slots[collection].frame else { return nil }
+        var id = slots[collection].id
         id.append("#")
-        id.append(String(i))
-        let f = Lattice(coll, origin: (cf.x, cf.y), rtl: layoutDirection == .rightToLeft).frame(i)
+        id.append(String(itemIndex))
+        let itemFrame = Lattice(coll, origin: (collectionFrame.x, collectionFrame.y), rtl: layoutDirection == .rightToLeft).frame(itemIndex)
         let slot: Int
         if let spare = spareVirtualSlots.popLast() {
             slot = spare
             slots[slot].id = id
-            slots[slot].setFrame(f)
-            slots[slot].parent = c
-            slots[slot].depth = slots[c].depth + 1
+            slots[slot].setFrame(itemFrame)
+            slots[slot].parent = collection
+            slots[slot].depth = slots[collection].depth + 1
             slots[slot].alive = true
             slots[slot].candidate = true
         } else {
-            var s = Slot(id: id, node: Node(id: id, frame: f, focusable: true), parent: c, depth: slots[c].depth + 1,
+            var newSlot = Slot(id: id, node: Node(id: id, frame: itemFrame, focusable: true), parent: collection, depth: slots[collection].depth + 1,
                          disabled: false, candidate: true, hadChildren: false)
-            s.isVirtual = true
-            if let f = free.popLast() { slot = f; slots[f] = s } else { slot = slots.count; slots.append(s) }
+            newSlot.isVirtual = true
+            if let reused = free.popLast() { slot = reused; slots[reused] = newSlot } else { slot = slots.count; slots.append(newSlot) }
         }
-        slots[slot].indexInParent = i
-        slots[slot].space = slots[c].space
+        slots[slot].indexInParent = itemIndex
+        slots[slot].space = slots[collection].space
         // Not in `idToSlot`: lookups by id fall back to `materializedSlot`.
         virtualSlots.append(slot)
-        collections[c]!.materialized[i] = slot
+        collections[collection]!.materialized[itemIndex] = slot
         return slot
     }
 
@@ -493,29 +493,29 @@ extension SceneStore {
 
     /// The collection and index of an item slot (built with `index`, or virtual).
     func itemOf(_ slot: Int) -> VirtualItem? {
-        if let v = virtualItem(slot) { return v }
-        let p = slots[slot].parent
-        guard p >= 0, collections[p] != nil, let i = node(slot).index else { return nil }
-        return VirtualItem(collection: p, index: i)
+        if let item = virtualItem(slot) { return item }
+        let parent = slots[slot].parent
+        guard parent >= 0, collections[parent] != nil, let itemIndex = node(slot).index else { return nil }
+        return VirtualItem(collection: parent, index: itemIndex)
     }
 
     /// The slot of a materialized virtual item by its id (they are not in `idToSlot`).
     func materializedSlot(_ id: String) -> Int? {
-        guard !virtualSlots.isEmpty, let (c, i) = parseVirtual(id), let i else { return nil }
-        return collections[c]?.materialized[i]
+        guard !virtualSlots.isEmpty, let (collection, itemIndex) = parseVirtual(id), let itemIndex else { return nil }
+        return collections[collection]?.materialized[itemIndex]
     }
 
     /// A virtual id (`COLLECTION#INDEX`) → its collection and index, when the collection exists.
     func parseVirtual(_ id: String) -> (collection: Int, index: Int?)? {
-        guard let (prefix, i) = splitVirtualId(id), let c = idToSlot[String(prefix)], collections[c] != nil else { return nil }
-        return (c, i)
+        guard let (prefix, itemIndex) = splitVirtualId(id), let collection = idToSlot[String(prefix)], collections[collection] != nil else { return nil }
+        return (collection, itemIndex)
     }
 
     mutating func dropVirtual(_ slot: Int) {
-        guard let v = virtualItem(slot), let k = virtualSlots.firstIndex(of: slot) else { return }
-        virtualSlots.swapAt(k, virtualSlots.count - 1)
+        guard let item = virtualItem(slot), let position = virtualSlots.firstIndex(of: slot) else { return }
+        virtualSlots.swapAt(position, virtualSlots.count - 1)
         virtualSlots.removeLast()
-        collections[v.collection]?.materialized[v.index] = nil
+        collections[item.collection]?.materialized[item.index] = nil
         slots[slot].alive = false
         slots[slot].candidate = false
         if spareVirtualSlots.count < 4 { spareVirtualSlots.append(slot) } else { free.append(slot) }
@@ -524,58 +524,58 @@ extension SceneStore {
     /// Drops the materialized items of collection `slot` (it is being removed).
     mutating func dropVirtuals(of slot: Int) {
         guard let info = collections[slot] else { return }
-        for (_, v) in info.materialized { dropVirtual(v) }
+        for (_, virtualSlot) in info.materialized { dropVirtual(virtualSlot) }
     }
 
     /// Drops every materialized virtual item but `keep`.
     mutating func collectVirtuals(keep: Int?, _ keep2: Int?) {
         // Most calls (twice a move) find only the focused items: nothing to copy or drop.
         if virtualSlots.allSatisfy({ $0 == keep || $0 == keep2 }) { return }
-        for s in virtualSlots where s != keep && s != keep2 { dropVirtual(s) }
+        for slot in virtualSlots where slot != keep && slot != keep2 { dropVirtual(slot) }
     }
 
-    /// The first (forward) or last candidate index of collection `c` after/before `from` (nil: from
+    /// The first (forward) or last candidate index of `collection` after/before `from` (nil: from
     /// the start/end); holes are skipped.
-    func nextCandidateIndex(_ c: Int, after from: Int?, forward: Bool) -> Int? {
-        guard let info = collections[c], info.spec.count > 0 else { return nil }
-        let virtualOK = !slots[c].disabled
+    func nextCandidateIndex(_ collection: Int, after from: Int?, forward: Bool) -> Int? {
+        guard let info = collections[collection], info.spec.count > 0 else { return nil }
+        let virtualOK = !slots[collection].disabled
         let count = info.spec.count
-        var i = from.map { forward ? $0 + 1 : $0 - 1 } ?? (forward ? 0 : count - 1)
-        while i >= 0 && i < count {
-            if let b = info.built[i] {
-                if isCandidate(b) { return i }
+        var itemIndex = from.map { forward ? $0 + 1 : $0 - 1 } ?? (forward ? 0 : count - 1)
+        while itemIndex >= 0 && itemIndex < count {
+            if let built = info.built[itemIndex] {
+                if isCandidate(built) { return itemIndex }
             } else if virtualOK {
-                return i
+                return itemIndex
             }
-            i += forward ? 1 : -1
+            itemIndex += forward ? 1 : -1
         }
         return nil
     }
 
     // MARK: Scrolling
 
-    /// Sets container `c`'s offset (clamped). Its content keeps its coordinates and its place in
-    /// the index; only the aggregates of `c`'s ancestors follow. Returns whether it changed.
+    /// Sets `container`'s offset (clamped). Its content keeps its coordinates and its place in
+    /// the index; only the aggregates of its ancestors follow. Returns whether it changed.
     @discardableResult
-    mutating func setOffset(_ c: Int, x: Double, y: Double) -> Bool {
-        guard let old = scrolls[c], let sc = scrollSpecs[c], let vf = slots[c].frame else { return false }
-        var o = ScrollOffsetXY(x: x, y: y)
-        clamp(&o, sc, vf)
-        if o == old { return false }
-        scrolls[c] = o
-        if let k = spaceOfContainer[c] { spaces[k]?.offset = o }
-        if isSection(c) { refreshTarget(c) }
-        var a = slots[c].parent
-        while a >= 0 {
-            recomputeAggregate(a)
-            if isSection(a) { refreshTarget(a) }
-            a = slots[a].parent
+    mutating func setOffset(_ container: Int, x: Double, y: Double) -> Bool {
+        guard let old = scrolls[container], let sc = scrollSpecs[container], let vf = slots[container].frame else { return false }
+        var offset = ScrollOffsetXY(x: x, y: y)
+        clamp(&offset, sc, vf)
+        if offset == old { return false }
+        scrolls[container] = offset
+        if let space = spaceOfContainer[container] { spaces[space]?.offset = offset }
+        if isSection(container) { refreshTarget(container) }
+        var ancestor = slots[container].parent
+        while ancestor >= 0 {
+            recomputeAggregate(ancestor)
+            if isSection(ancestor) { refreshTarget(ancestor) }
+            ancestor = slots[ancestor].parent
         }
         return true
     }
 
     /// The stored aggregates of a slot with children (nil for a leaf).
-    func aggregates(_ s: Int) -> Aggregate? { slots[s].children.isEmpty ? nil : aggregate(s) }
+    func aggregates(_ slot: Int) -> Aggregate? { slots[slot].children.isEmpty ? nil : aggregate(slot) }
 
     /// Computes `slot`'s stored aggregates from its own frame and its children's (a scroll
     /// container's from its children's alone, in content coordinates); `keepReach` keeps the
@@ -584,38 +584,38 @@ extension SceneStore {
         guard !slots[slot].children.isEmpty else { setAggregate(slot, slots[slot].leafAggregate); return }
         let own = slots[slot].isScroll ? nil : slots[slot].frame.flatMap { $0.isEmpty ? nil : $0 }
         var union = own
-        for c in slots[slot].children {
-            if let u = candUnion(c) { union = union.map { $0.union(u) } ?? u }
+        for child in slots[slot].children {
+            if let childUnion = candUnion(child) { union = union.map { $0.union(childUnion) } ?? childUnion }
         }
         var reach = union
-        if isSection(slot), let f = own { reach = reach.map { $0.union(f) } ?? f }
-        for c in slots[slot].children { if let r = self.reach(c) { reach = reach.map { $0.union(r) } ?? r } }
+        if isSection(slot), let ownFrame = own { reach = reach.map { $0.union(ownFrame) } ?? ownFrame }
+        for child in slots[slot].children { if let childReach = self.reach(child) { reach = reach.map { $0.union(childReach) } ?? childReach } }
         if keepReach { reach = storedAggregate(slot).reach }
         setAggregate(slot, Aggregate(union: union, reach: reach))
     }
 
-    /// Scrolls every container holding `f`, innermost first, to show it (focus.md §12); returns
+    /// Scrolls every container holding `target`, innermost first, to show it (focus.md §12); returns
     /// the containers whose offset changed, with their new offsets.
-    mutating func scrollToShow(_ f: Int) -> [(Int, ScrollOffsetXY)] {
+    mutating func scrollToShow(_ target: Int) -> [(Int, ScrollOffsetXY)] {
         if scrolls.isEmpty { return [] }
         var changed: [(Int, ScrollOffsetXY)] = []
-        var a = slots[f].parent
-        while a >= 0 {
-            if slots[a].isScroll, let old = scrolls[a], let sc = scrollSpecs[a], let vp = frame(a), let fr = frame(f) {
-                let m = sc.margin ?? 0
+        var ancestor = slots[target].parent
+        while ancestor >= 0 {
+            if slots[ancestor].isScroll, let old = scrolls[ancestor], let sc = scrollSpecs[ancestor], let viewport = frame(ancestor), let targetFrame = frame(target) {
+                let margin = sc.margin ?? 0
                 let policy = sc.policy ?? .visible
-                var x = old.x, y = old.y
+                var offsetX = old.x, offsetY = old.y
                 if sc.axis != .vertical {
-                    x = Self.offsetToShow(lo: fr.minX - m, hi: fr.maxX + m, vlo: vp.minX, vhi: vp.maxX, offset: old.x,
+                    offsetX = Self.offsetToShow(lo: targetFrame.minX - margin, hi: targetFrame.maxX + margin, vlo: viewport.minX, vhi: viewport.maxX, offset: old.x,
                                           policy: policy, leadingIsHigh: layoutDirection == .rightToLeft)
                 }
                 if sc.axis != .horizontal {
-                    y = Self.offsetToShow(lo: fr.minY - m, hi: fr.maxY + m, vlo: vp.minY, vhi: vp.maxY, offset: old.y,
+                    offsetY = Self.offsetToShow(lo: targetFrame.minY - margin, hi: targetFrame.maxY + margin, vlo: viewport.minY, vhi: viewport.maxY, offset: old.y,
                                           policy: policy, leadingIsHigh: false)
                 }
-                if setOffset(a, x: x, y: y) { changed.append((a, scrolls[a]!)) }
+                if setOffset(ancestor, x: offsetX, y: offsetY) { changed.append((ancestor, scrolls[ancestor]!)) }
             }
-            a = slots[a].parent
+            ancestor = slots[ancestor].parent
         }
         return changed
     }
@@ -640,79 +640,79 @@ extension SceneStore {
     func scrollClip(focused: Int?) -> ScrollClip? {
         if scrolls.isEmpty { return nil }
         var open = 0
-        if let f = focused {
-            var a = slots[f].parent
-            while a >= 0 { if slots[a].isScroll { open += 1 }; a = slots[a].parent }
+        if let focusedSlot = focused {
+            var ancestor = slots[focusedSlot].parent
+            while ancestor >= 0 { if slots[ancestor].isScroll { open += 1 }; ancestor = slots[ancestor].parent }
         }
         if open == scrolls.count { return nil }
         var closed: [Int: Rect] = [:]
-        for (c, _) in scrolls { if let f = frame(c) { closed[c] = f } }
-        if let f = focused {
-            var a = f
-            while a >= 0 { closed[a] = nil; a = slots[a].parent }
+        for (container, _) in scrolls { if let viewport = frame(container) { closed[container] = viewport } }
+        if let focusedSlot = focused {
+            var ancestor = focusedSlot
+            while ancestor >= 0 { closed[ancestor] = nil; ancestor = slots[ancestor].parent }
         }
         return ScrollClip(closed: closed)
     }
 
     // MARK: Directional search over virtual items
 
-    /// The best in-beam and out-of-beam virtual items of collection `c` for a move from `source`
+    /// The best in-beam and out-of-beam virtual items of `collection` for a move from `source`
     /// (ties: the lower index), skipping built indices and `exclude`.
-    func latticeBest(_ c: Int, source: Rect, direction: Direction, wantBeam: Bool, wantOut: Bool,
+    func latticeBest(_ collection: Int, source: Rect, direction: Direction, wantBeam: Bool, wantOut: Bool,
                      exclude: Int?, clip: ScrollClip?) -> (beam: (Int, Measure)?, out: (Int, Measure)?) {
-        guard let info = collections[c], !slots[c].disabled, info.spec.count > info.built.count, let f = frame(c) else { return (nil, nil) }
-        let l = Lattice(info.spec, origin: (f.x, f.y), rtl: layoutDirection == .rightToLeft)
-        let s = CanonRect(source, direction)
+        guard let info = collections[collection], !slots[collection].disabled, info.spec.count > info.built.count, let collectionFrame = frame(collection) else { return (nil, nil) }
+        let lattice = Lattice(info.spec, origin: (collectionFrame.x, collectionFrame.y), rtl: layoutDirection == .rightToLeft)
+        let canonSource = CanonRect(source, direction)
         var beam: (Int, Measure)?, out: (Int, Measure)?
         var clipRect: Rect?
         if let clip {
             // The collection's items are clipped like a child of it.
-            var r = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
-            var a = c
+            var clipped = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
+            var ancestor = collection
             var any = false
-            while a >= 0 {
-                if let v = clip.closed[a] {
-                    if any { guard let i = r.intersection(v) else { return (nil, nil) }; r = i } else { r = v; any = true }
+            while ancestor >= 0 {
+                if let viewport = clip.closed[ancestor] {
+                    if any { guard let narrowed = clipped.intersection(viewport) else { return (nil, nil) }; clipped = narrowed } else { clipped = viewport; any = true }
                 }
-                a = slots[a].parent
+                ancestor = slots[ancestor].parent
             }
-            if any { clipRect = r }
+            if any { clipRect = clipped }
         }
         let anyBuilt = !info.built.isEmpty
-        func consider(_ i: Int, _ f: Rect) {
-            if i == exclude || (anyBuilt && info.built[i] != nil) { return }
-            var fr = f
-            if let cr = clipRect { guard let x = fr.intersection(cr) else { return }; fr = x }
-            let m = Measure(s: s, d: CanonRect(fr, direction))
-            guard m.inDirection else { return }
-            if m.inBeam {
+        func consider(_ itemIndex: Int, _ slotFrame: Rect) {
+            if itemIndex == exclude || (anyBuilt && info.built[itemIndex] != nil) { return }
+            var frame = slotFrame
+            if let cr = clipRect { guard let visible = frame.intersection(cr) else { return }; frame = visible }
+            let measure = Measure(s: canonSource, d: CanonRect(frame, direction))
+            guard measure.inDirection else { return }
+            if measure.inBeam {
                 guard wantBeam else { return }
-                if let b = beam, !(m.score < b.1.score || (m.score == b.1.score && i < b.0)) { return }
-                beam = (i, m)
+                if let best = beam, !(measure.score < best.1.score || (measure.score == best.1.score && itemIndex < best.0)) { return }
+                beam = (itemIndex, measure)
             } else {
                 guard wantOut else { return }
-                if let b = out, !(m.score < b.1.score || (m.score == b.1.score && i < b.0)) { return }
-                out = (i, m)
+                if let best = out, !(measure.score < best.1.score || (measure.score == best.1.score && itemIndex < best.0)) { return }
+                out = (itemIndex, measure)
             }
         }
-        func range(_ lo: Double, _ hi: Double, _ origin: Double, _ pitch: Double, _ n: Int) -> ClosedRange<Int>? {
-            let a = max(0, floorInt((lo - origin) / pitch))
-            let b = min(n - 1, floorInt((hi - origin) / pitch))
-            return a <= b ? a...b : nil
+        func range(_ lo: Double, _ hi: Double, _ origin: Double, _ pitch: Double, _ count: Int) -> ClosedRange<Int>? {
+            let first = max(0, floorInt((lo - origin) / pitch))
+            let last = min(count - 1, floorInt((hi - origin) / pitch))
+            return first <= last ? first...last : nil
         }
         if let cr = clipRect {
             // Only what the viewports show competes: a handful of slots.
-            guard let xs = range(cr.minX, cr.maxX, l.ox, l.px, l.cols), let ys = range(cr.minY, cr.maxY, l.oy, l.py, l.rows),
+            guard let xs = range(cr.minX, cr.maxX, lattice.ox, lattice.px, lattice.cols), let ys = range(cr.minY, cr.maxY, lattice.oy, lattice.py, lattice.rows),
                   xs.count * ys.count <= 1 << 16 else { return (nil, nil) }
-            for r in ys { for pc in xs { if let i = l.index(pc: pc, r: r) { consider(i, l.frame(pc: pc, r: r)) } } }
+            for row in ys { for pc in xs { if let itemIndex = lattice.index(pc: pc, r: row) { consider(itemIndex, lattice.frame(pc: pc, r: row)) } } }
             return (beam, out)
         }
         // Lines across the move, nearest first; in each, slots outward from the source's centre.
         let horizontal = direction.isHorizontal
         let positive = direction == .right || direction == .down
-        let nLines = horizontal ? l.cols : l.rows, nCross = horizontal ? l.rows : l.cols
-        let mOrigin = horizontal ? l.ox : l.oy, mPitch = horizontal ? l.px : l.py, mSize = horizontal ? l.iw : l.ih
-        let cOrigin = horizontal ? l.oy : l.ox, cPitch = horizontal ? l.py : l.px, cSize = horizontal ? l.ih : l.iw
+        let nLines = horizontal ? lattice.cols : lattice.rows, nCross = horizontal ? lattice.rows : lattice.cols
+        let mOrigin = horizontal ? lattice.ox : lattice.oy, mPitch = horizontal ? lattice.px : lattice.py, mSize = horizontal ? lattice.iw : lattice.ih
+        let cOrigin = horizontal ? lattice.oy : lattice.ox, cPitch = horizontal ? lattice.py : lattice.px, cSize = horizontal ? lattice.ih : lattice.iw
         let sLo = horizontal ? source.minX : source.minY, sHi = horizontal ? source.maxX : source.maxY
         let cLo = horizontal ? source.minY : source.minX, cHi = horizontal ? source.maxY : source.maxX
         let sc = (cLo + cHi) / 2
@@ -724,9 +724,9 @@ extension SceneStore {
         let k0 = min(max(floorInt((sc - cOrigin) / cPitch), 0), nCross - 1)
         // An out-of-beam item scoring above the best in-beam one never wins (see `Winner`).
         func bound() -> Double {
-            let b = beamPossible ? (beam?.1.score ?? .infinity) : 0
-            let o = wantOut ? min(out?.1.score ?? .infinity, beam?.1.score ?? .infinity) : 0
-            return max(b, o)
+            let beamBound = beamPossible ? (beam?.1.score ?? .infinity) : 0
+            let outBound = wantOut ? min(out?.1.score ?? .infinity, beam?.1.score ?? .infinity) : 0
+            return max(beamBound, outBound)
         }
         var guardLines = 0
         while line >= 0 && line < nLines {
@@ -734,16 +734,16 @@ extension SceneStore {
             let major = positive ? max(0, near - sHi) : max(0, sLo - (near + mSize))
             if 13 * major * major > bound() { break }
             for step in [-1, 1] {
-                var k = step < 0 ? k0 : k0 + 1
-                while k >= 0 && k < nCross {
-                    let clo = cOrigin + Double(k) * cPitch
+                var cross = step < 0 ? k0 : k0 + 1
+                while cross >= 0 && cross < nCross {
+                    let clo = cOrigin + Double(cross) * cPitch
                     let minor = abs(clo + cSize / 2 - sc)
                     if 13 * major * major + minor * minor > bound() { break }
                     let inBeamBand = clo + cSize > cLo && clo < cHi
                     if !inBeamBand && !wantOut { break }
-                    let (pc, r) = horizontal ? (line, k) : (k, line)
-                    if let i = l.index(pc: pc, r: r) { consider(i, l.frame(pc: pc, r: r)) }
-                    k += step
+                    let (pc, row) = horizontal ? (line, cross) : (cross, line)
+                    if let itemIndex = lattice.index(pc: pc, r: row) { consider(itemIndex, lattice.frame(pc: pc, r: row)) }
+                    cross += step
                 }
             }
             line += positive ? 1 : -1

@@ -9,73 +9,73 @@ extension SceneStore {
         var pre = Array(repeating: 0, count: slots.count)
         var counter = 0
         var stack = [root]
-        while let s = stack.popLast() {
-            pre[s] = counter; counter += 1
-            for c in slots[s].children.reversed() { stack.append(c) }
+        while let slot = stack.popLast() {
+            pre[slot] = counter; counter += 1
+            for child in slots[slot].children.reversed() { stack.append(child) }
         }
         let built = buildUnit(root, pre: pre)
         let order = built?.members ?? []
         var ranges: [Int: Range<Int>] = [:]
-        for (k, r) in built?.ranges ?? [] { ranges[k] = r }
+        for (unit, range) in built?.ranges ?? [] { ranges[unit] = range }
         var position = Array(repeating: -1, count: slots.count)
         var markerPos: [Int: Int] = [:]
-        for (i, s) in order.enumerated() { if s >= 0 { position[s] = i } else { markerPos[-s - 2] = i } }
+        for (index, entry) in order.enumerated() { if entry >= 0 { position[entry] = index } else { markerPos[-entry - 2] = index } }
         sequence = SequenceCache(order: order, position: position, ranges: ranges, markerPos: markerPos)
     }
 
-    /// The order of unit `u`, with the ranges of the units inside it relative to that order; nil
+    /// The order of `unit`, with the ranges of the units inside it relative to that order; nil
     /// when it holds no candidate.
-    private func buildUnit(_ u: Int, pre: [Int]) -> (members: [Int], ranges: [(Int, Range<Int>)])? {
-        guard slots[u].candCount > 0 else { return nil }
+    private func buildUnit(_ unit: Int, pre: [Int]) -> (members: [Int], ranges: [(Int, Range<Int>)])? {
+        guard slots[unit].candCount > 0 else { return nil }
         // Items: candidates of this unit not inside a nested unit, and the nested units.
         struct Item { var frame: Rect; var pre: Int; var members: [Int]; var ranges: [(Int, Range<Int>)] }
         var items: [Item] = []
-        if slots[u].candidate, let f = frame(u) { items.append(Item(frame: f, pre: pre[u], members: [u], ranges: [])) }
-        var stack = slots[u].children.reversed() as [Int]
+        if slots[unit].candidate, let itemFrame = frame(unit) { items.append(Item(frame: itemFrame, pre: pre[unit], members: [unit], ranges: [])) }
+        var stack = slots[unit].children.reversed() as [Int]
         // A collection: its items as one entry first, then its other children (focus.md §12).
-        let marker = collections[u] != nil && nextCandidateIndex(u, after: nil, forward: true) != nil
-        if collections[u] != nil { stack = stack.filter { node($0).index == nil } }
-        while let s = stack.popLast() {
-            guard slots[s].candCount > 0 else { continue }
-            if isUnit(s) {
-                if let sub = buildUnit(s, pre: pre), let first = sub.members.first, let f = placement(s, first) {
-                    items.append(Item(frame: f, pre: pre[s], members: sub.members, ranges: sub.ranges))
+        let marker = collections[unit] != nil && nextCandidateIndex(unit, after: nil, forward: true) != nil
+        if collections[unit] != nil { stack = stack.filter { node($0).index == nil } }
+        while let slot = stack.popLast() {
+            guard slots[slot].candCount > 0 else { continue }
+            if isUnit(slot) {
+                if let sub = buildUnit(slot, pre: pre), let first = sub.members.first, let itemFrame = placement(slot, first) {
+                    items.append(Item(frame: itemFrame, pre: pre[slot], members: sub.members, ranges: sub.ranges))
                 }
                 continue
             }
-            if slots[s].candidate, let f = frame(s) { items.append(Item(frame: f, pre: pre[s], members: [s], ranges: [])) }
-            stack.append(contentsOf: slots[s].children.reversed())
+            if slots[slot].candidate, let itemFrame = frame(slot) { items.append(Item(frame: itemFrame, pre: pre[slot], members: [slot], ranges: [])) }
+            stack.append(contentsOf: slots[slot].children.reversed())
         }
         // Rows: by top edge; a node whose top is at or below the running bottom starts a new row.
         items.sort { $0.frame.minY != $1.frame.minY ? $0.frame.minY < $1.frame.minY : $0.pre < $1.pre }
         let rtl = layoutDirection == .rightToLeft
         var members: [Int] = []
         var ranges: [(Int, Range<Int>)] = []
-        var i = 0
-        while i < items.count {
-            var bottom = items[i].frame.maxY
-            var j = i + 1
-            while j < items.count && items[j].frame.minY < bottom { bottom = max(bottom, items[j].frame.maxY); j += 1 }
-            var row = Array(items[i..<j])
-            row.sort { a, b in
-                let la = rtl ? -a.frame.maxX : a.frame.minX, lb = rtl ? -b.frame.maxX : b.frame.minX
-                if la != lb { return la < lb }
-                if a.frame.minY != b.frame.minY { return a.frame.minY < b.frame.minY }
-                return a.pre < b.pre
+        var rowStart = 0
+        while rowStart < items.count {
+            var bottom = items[rowStart].frame.maxY
+            var rowEnd = rowStart + 1
+            while rowEnd < items.count && items[rowEnd].frame.minY < bottom { bottom = max(bottom, items[rowEnd].frame.maxY); rowEnd += 1 }
+            var row = Array(items[rowStart..<rowEnd])
+            row.sort { lhs, rhs in
+                let leadingLhs = rtl ? -lhs.frame.maxX : lhs.frame.minX, leadingRhs = rtl ? -rhs.frame.maxX : rhs.frame.minX
+                if leadingLhs != leadingRhs { return leadingLhs < leadingRhs }
+                if lhs.frame.minY != rhs.frame.minY { return lhs.frame.minY < rhs.frame.minY }
+                return lhs.pre < rhs.pre
             }
             for item in row {
                 let base = members.count
-                for (k, r) in item.ranges { ranges.append((k, (r.lowerBound + base)..<(r.upperBound + base))) }
+                for (inner, range) in item.ranges { ranges.append((inner, (range.lowerBound + base)..<(range.upperBound + base))) }
                 members.append(contentsOf: item.members)
             }
-            i = j
+            rowStart = rowEnd
         }
         if marker {
-            members.insert(-u - 2, at: 0)
+            members.insert(-unit - 2, at: 0)
             ranges = ranges.map { ($0.0, ($0.1.lowerBound + 1)..<($0.1.upperBound + 1)) }
         }
         if members.isEmpty { return nil }
-        ranges.append((u, 0..<members.count))
+        ranges.append((unit, 0..<members.count))
         return (members, ranges)
     }
 
@@ -89,10 +89,10 @@ extension SceneStore {
 
     /// A sequential order entry as a slot: a marker is its collection's first (forward) or last
     /// candidate item, materialized.
-    mutating func entrySlot(_ e: Int, forward: Bool) -> Int? {
-        if e >= 0 { return e }
-        let c = -e - 2
-        guard let i = nextCandidateIndex(c, after: nil, forward: forward) else { return nil }
-        return item(c, i)
+    mutating func entrySlot(_ entry: Int, forward: Bool) -> Int? {
+        if entry >= 0 { return entry }
+        let collection = -entry - 2
+        guard let index = nextCandidateIndex(collection, after: nil, forward: forward) else { return nil }
+        return item(collection, index)
     }
 }

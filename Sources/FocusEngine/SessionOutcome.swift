@@ -2,10 +2,14 @@
 
 /// Limits applied to scenes (service.md §2).
 public struct Limits: Hashable, Sendable {
+    /// Nodes per scene; above it `TooManyNodes` (default 100,000, focus.md §1).
     public var maxNodes: Int
+    /// Levels per scene tree; deeper is `InvalidScene` (default 100, focus.md §1).
     public var maxDepth: Int
+    /// Candidates `Lint` audits at most; above it `TooManyNodes` (default 20,000, focus.md §10).
     public var lintMaxCandidates: Int
 
+    /// The contract's defaults unless a limit is given (the daemon's config may change them).
     public init(maxNodes: Int = 100_000, maxDepth: Int = 100, lintMaxCandidates: Int = 20_000) {
         self.maxNodes = maxNodes
         self.maxDepth = maxDepth
@@ -24,6 +28,7 @@ public struct Outcome: Hashable, Sendable {
     /// `Send`: the engine acted on the command (moved, activated, edited, focused search).
     public var consumed: Bool
 
+    /// An outcome; a call that did nothing returns the defaults.
     public init(events: [Event] = [], warnings: [String] = [], moved: Bool = false, consumed: Bool = false) {
         self.events = events
         self.warnings = warnings

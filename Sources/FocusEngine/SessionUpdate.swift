@@ -33,61 +33,61 @@ extension SceneSession {
         }
         do throws(FocusError) {
             var check: [String] = []
-            func removeLogged(_ s: Int) {
-                let p = store.slots[s].parent
-                log.append(.removed(store.buildNode(s), parent: store.slots[p].id, index: store.slots[s].indexInParent))
-                check += store.removeSubtree(s)
+            func removeLogged(_ slot: Int) {
+                let parentSlot = store.slots[slot].parent
+                log.append(.removed(store.buildNode(slot), parent: store.slots[parentSlot].id, index: store.slots[slot].indexInParent))
+                check += store.removeSubtree(slot)
             }
-            for p in upsert {
-                if let index = p.index, index < 0 { throw .invalidParameter(parameter: "upsert") }
-                guard var parent = store.idToSlot[p.parent] else { throw .noSuchNode(id: p.parent) }
-                var position = p.index
-                if store.idToSlot[p.node.id] == nil {
+            for patch in upsert {
+                if let index = patch.index, index < 0 { throw .invalidParameter(parameter: "upsert") }
+                guard var parent = store.idToSlot[patch.parent] else { throw .noSuchNode(id: patch.parent) }
+                var position = patch.index
+                if store.idToSlot[patch.node.id] == nil {
                     // A new node: appended now, put in its place by flushOrder.
                     let count = store.slots[parent].children.count
-                    try store.validateInsert(p.node, parent: parent)
-                    try store.validatePlacements(p.node, parent: parent)
+                    try store.validateInsert(patch.node, parent: parent)
+                    try store.validatePlacements(patch.node, parent: parent)
                     let parentHadChildren = store.slots[parent].hadChildren
-                    let slot = try store.insertSubtree(p.node, parent: parent, at: count)
-                    log.append(.inserted(p.node.id, parent: p.parent, parentHadChildren: parentHadChildren))
+                    let slot = try store.insertSubtree(patch.node, parent: parent, at: count)
+                    log.append(.inserted(patch.node.id, parent: patch.parent, parentHadChildren: parentHadChildren))
                     // A collection keeps its children in `index` order whatever the position.
                     if store.collections[parent] == nil, pendingOrder[parent] != nil || (position ?? count) < count {
                         pendingOrder[parent, default: []].append((slot, position))
-                        var stack = [p.node]
-                        while let n = stack.popLast() {
-                            for b in n.bindings ?? [] { reorderedNames.0.insert(b.name) }
-                            for b in n.accessibilityBindings ?? [] { reorderedNames.1.insert(b.name) }
-                            stack += n.children ?? []
+                        var stack = [patch.node]
+                        while let node = stack.popLast() {
+                            for binding in node.bindings ?? [] { reorderedNames.0.insert(binding.name) }
+                            for binding in node.accessibilityBindings ?? [] { reorderedNames.1.insert(binding.name) }
+                            stack += node.children ?? []
                         }
                     }
-                    var stack = [p.node]
-                    while let n = stack.popLast() {
-                        check += (n.next ?? [:]).values.filter { !$0.isEmpty }
-                        stack += n.children ?? []
+                    var stack = [patch.node]
+                    while let node = stack.popLast() {
+                        check += (node.next ?? [:]).values.filter { !$0.isEmpty }
+                        stack += node.children ?? []
                     }
                     continue
                 }
                 flushOrder()
-                if let existing = store.idToSlot[p.node.id] {
+                if let existing = store.idToSlot[patch.node.id] {
                     if existing == store.root {
-                        throw .invalidScene(reason: "the root cannot be replaced by an update; set the scene instead", node: p.node.id)
+                        throw .invalidScene(reason: "the root cannot be replaced by an update; set the scene instead", node: patch.node.id)
                     }
                     if store.isInside(parent, existing) {
-                        throw .invalidScene(reason: "parent '\(p.parent)' lies inside the node it would receive", node: p.node.id)
+                        throw .invalidScene(reason: "parent '\(patch.parent)' lies inside the node it would receive", node: patch.node.id)
                     }
                     if position == nil, store.slots[existing].parent == parent { position = store.slots[existing].indexInParent }
                     removeLogged(existing)
-                    parent = store.idToSlot[p.parent]!
+                    parent = store.idToSlot[patch.parent]!
                 }
-                try store.validateInsert(p.node, parent: parent)
-                try store.validatePlacements(p.node, parent: parent)
+                try store.validateInsert(patch.node, parent: parent)
+                try store.validatePlacements(patch.node, parent: parent)
                 let parentHadChildren = store.slots[parent].hadChildren
-                try store.insertSubtree(p.node, parent: parent, at: position ?? store.slots[parent].children.count)
-                log.append(.inserted(p.node.id, parent: p.parent, parentHadChildren: parentHadChildren))
-                var stack = [p.node]
-                while let n = stack.popLast() {
-                    check += (n.next ?? [:]).values.filter { !$0.isEmpty }
-                    stack += n.children ?? []
+                try store.insertSubtree(patch.node, parent: parent, at: position ?? store.slots[parent].children.count)
+                log.append(.inserted(patch.node.id, parent: patch.parent, parentHadChildren: parentHadChildren))
+                var stack = [patch.node]
+                while let node = stack.popLast() {
+                    check += (node.next ?? [:]).values.filter { !$0.isEmpty }
+                    stack += node.children ?? []
                 }
             }
             flushOrder()
@@ -98,33 +98,33 @@ extension SceneSession {
             var removing = Set<Int>()
             var nested = false
             for id in remove {
-                guard let s = store.idToSlot[id], !removing.contains(s) else { throw .noSuchNode(id: id) }
-                if s == store.root { throw .invalidScene(reason: "the root cannot be removed", node: id) }
-                var a = store.slots[s].parent
-                while a >= 0 {
-                    if removing.contains(a) { throw .noSuchNode(id: id) }
-                    a = store.slots[a].parent
+                guard let slot = store.idToSlot[id], !removing.contains(slot) else { throw .noSuchNode(id: id) }
+                if slot == store.root { throw .invalidScene(reason: "the root cannot be removed", node: id) }
+                var ancestor = store.slots[slot].parent
+                while ancestor >= 0 {
+                    if removing.contains(ancestor) { throw .noSuchNode(id: id) }
+                    ancestor = store.slots[ancestor].parent
                 }
-                removing.insert(s)
-                tops.append(s)
+                removing.insert(slot)
+                tops.append(slot)
             }
-            for s in tops {
-                var a = store.slots[s].parent
-                while a >= 0 && !nested {
-                    if removing.contains(a) { nested = true }
-                    a = store.slots[a].parent
+            for slot in tops {
+                var ancestor = store.slots[slot].parent
+                while ancestor >= 0 && !nested {
+                    if removing.contains(ancestor) { nested = true }
+                    ancestor = store.slots[ancestor].parent
                 }
             }
             if nested {
-                for s in tops { removeLogged(s) }
+                for slot in tops { removeLogged(slot) }
             } else if !tops.isEmpty {
                 // Logged so that undoing (last entry first) puts siblings back lowest index first.
                 let ordered = tops.sorted {
-                    let (a, b) = (store.slots[$0], store.slots[$1])
-                    return a.parent != b.parent ? a.parent < b.parent : a.indexInParent > b.indexInParent
+                    let (lhs, rhs) = (store.slots[$0], store.slots[$1])
+                    return lhs.parent != rhs.parent ? lhs.parent < rhs.parent : lhs.indexInParent > rhs.indexInParent
                 }
-                for s in ordered {
-                    log.append(.removed(store.buildNode(s), parent: store.slots[store.slots[s].parent].id, index: store.slots[s].indexInParent))
+                for slot in ordered {
+                    log.append(.removed(store.buildNode(slot), parent: store.slots[store.slots[slot].parent].id, index: store.slots[slot].indexInParent))
                 }
                 check += store.removeSubtrees(tops)
             }
@@ -142,23 +142,23 @@ extension SceneSession {
             func undoInserted() {
                 guard !run.isEmpty else { return }
                 let slots = Set(run.compactMap { store.idToSlot[$0] })
-                let tops = slots.filter { s in
-                    var a = store.slots[s].parent
-                    while a >= 0 {
-                        if slots.contains(a) { return false }
-                        a = store.slots[a].parent
+                let tops = slots.filter { slot in
+                    var ancestor = store.slots[slot].parent
+                    while ancestor >= 0 {
+                        if slots.contains(ancestor) { return false }
+                        ancestor = store.slots[ancestor].parent
                     }
                     return true
                 }
                 store.removeSubtrees(Array(tops))
                 run.removeAll()
                 for (parent, hadChildren) in restoreChildren {
-                    if let p = store.idToSlot[parent] { store.slots[p].hadChildren = hadChildren }
+                    if let parentSlot = store.idToSlot[parent] { store.slots[parentSlot].hadChildren = hadChildren }
                 }
                 restoreChildren.removeAll()
             }
-            for u in log.reversed() {
-                switch u {
+            for entry in log.reversed() {
+                switch entry {
                 case .inserted(let id, let parent, let parentHadChildren):
                     run.append(id)
                     restoreChildren.append((parent, parentHadChildren))
@@ -171,11 +171,11 @@ extension SceneSession {
             throw error
         }
         var names = Set<BindingRegistry.Pair>()
-        for p in upsert {
-            var stack = [p.node]
-            while let n = stack.popLast() {
-                names.formUnion((n.bindings ?? []).map { BindingRegistry.Pair(name: $0.name, value: $0.value) })
-                stack += n.children ?? []
+        for patch in upsert {
+            var stack = [patch.node]
+            while let node = stack.popLast() {
+                names.formUnion((node.bindings ?? []).map { BindingRegistry.Pair(name: $0.name, value: $0.value) })
+                stack += node.children ?? []
             }
         }
         return afterStructuralChange(before, warnFor: names)

@@ -21,12 +21,12 @@ struct GridGeometry: Sendable {
     var maxHalfH: Double = 0
 
     @inline(__always)
-    static func cellOf(_ v: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
+    static func cellOf(_ value: Double, _ origin: Double, _ size: Double, _ count: Int) -> Int {
         // No libm in a pure core: truncation is floor for the positive quotients that reach it.
-        let f = (v - origin) / size
-        if !(f > 0) { return 0 }
-        if f >= Double(count - 1) { return count - 1 }
-        return Int(f)
+        let cells = (value - origin) / size
+        if !(cells > 0) { return 0 }
+        if cells >= Double(count - 1) { return count - 1 }
+        return Int(cells)
     }
 
     @inline(__always) func col(_ x: Double) -> Int { Self.cellOf(x, originX, cellW, cols) }
@@ -86,37 +86,37 @@ struct GridLevel: Sendable {
         everCols = (min(everCols.lo, col), max(everCols.hi, col))
     }
 
-    /// Unfiles `slot` from cell `c`, narrowing its column's and row's extents when the cell empties.
-    mutating func remove(_ slot: Int32, cell c: Int) {
-        if head[c] == slot {
-            head[c] = more[c].popLast() ?? -1
+    /// Unfiles `slot` from `cell`, narrowing its column's and row's extents when the cell empties.
+    mutating func remove(_ slot: Int32, cell: Int) {
+        if head[cell] == slot {
+            head[cell] = more[cell].popLast() ?? -1
         } else {
-            guard let k = more[c].firstIndex(of: slot) else { return }
-            more[c].swapAt(k, more[c].count - 1)
-            more[c].removeLast()
+            guard let position = more[cell].firstIndex(of: slot) else { return }
+            more[cell].swapAt(position, more[cell].count - 1)
+            more[cell].removeLast()
         }
-        guard head[c] < 0 else { return }
+        guard head[cell] < 0 else { return }
         let cols = geo.cols
-        let col = c % cols, row = c / cols
+        let col = cell % cols, row = cell / cols
         // The column: the next non-empty row inwards from the end that emptied.
         if colFirst[col] == Int32(row) {
-            var r = row + 1
-            while r <= Int(colLast[col]) && head[r * cols + col] < 0 { r += 1 }
-            if r > Int(colLast[col]) { colFirst[col] = .max; colLast[col] = -1 } else { colFirst[col] = Int32(r) }
+            var scanRow = row + 1
+            while scanRow <= Int(colLast[col]) && head[scanRow * cols + col] < 0 { scanRow += 1 }
+            if scanRow > Int(colLast[col]) { colFirst[col] = .max; colLast[col] = -1 } else { colFirst[col] = Int32(scanRow) }
         } else if colLast[col] == Int32(row) {
-            var r = row - 1
-            while r > Int(colFirst[col]) && head[r * cols + col] < 0 { r -= 1 }
-            colLast[col] = Int32(r)
+            var scanRow = row - 1
+            while scanRow > Int(colFirst[col]) && head[scanRow * cols + col] < 0 { scanRow -= 1 }
+            colLast[col] = Int32(scanRow)
         }
         // The row likewise.
         if rowFirst[row] == Int32(col) {
-            var i = col + 1
-            while i <= Int(rowLast[row]) && head[row * cols + i] < 0 { i += 1 }
-            if i > Int(rowLast[row]) { rowFirst[row] = .max; rowLast[row] = -1 } else { rowFirst[row] = Int32(i) }
+            var scanCol = col + 1
+            while scanCol <= Int(rowLast[row]) && head[row * cols + scanCol] < 0 { scanCol += 1 }
+            if scanCol > Int(rowLast[row]) { rowFirst[row] = .max; rowLast[row] = -1 } else { rowFirst[row] = Int32(scanCol) }
         } else if rowLast[row] == Int32(col) {
-            var i = col - 1
-            while i > Int(rowFirst[row]) && head[row * cols + i] < 0 { i -= 1 }
-            rowLast[row] = Int32(i)
+            var scanCol = col - 1
+            while scanCol > Int(rowFirst[row]) && head[row * cols + scanCol] < 0 { scanCol -= 1 }
+            rowLast[row] = Int32(scanCol)
         }
     }
 
@@ -126,14 +126,14 @@ struct GridLevel: Sendable {
     func occupiedLines(horizontal: Bool, jMin: Int, jMax: Int) -> (lo: Int, hi: Int)? {
         // A wide band: the level's lifetime extent, not worth a pass over every cross line.
         if jMax - jMin > 64 {
-            let e = horizontal ? everCols : everRows
-            return e.lo <= e.hi ? e : nil
+            let extent = horizontal ? everCols : everRows
+            return extent.lo <= extent.hi ? extent : nil
         }
         var lo = Int32.max, hi: Int32 = -1
         if horizontal {
-            for j in jMin...jMax { lo = min(lo, rowFirst[j]); hi = max(hi, rowLast[j]) }
+            for cross in jMin...jMax { lo = min(lo, rowFirst[cross]); hi = max(hi, rowLast[cross]) }
         } else {
-            for j in jMin...jMax { lo = min(lo, colFirst[j]); hi = max(hi, colLast[j]) }
+            for cross in jMin...jMax { lo = min(lo, colFirst[cross]); hi = max(hi, colLast[cross]) }
         }
         return lo <= hi ? (Int(lo), Int(hi)) : nil
     }
@@ -171,25 +171,25 @@ struct IndexGrid: Sendable {
     var alive = true
 
     /// Lays out the levels for targets of typical size `typical` over `bounds`, for about `n` targets.
-    init(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected n: Int) {
-        let w = max(bounds.width, 1), h = max(bounds.height, 1)
-        var cw = max(typicalWidth, w / 4096, 1e-3), ch = max(typicalHeight, h / 4096, 1e-3)
+    init(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected: Int) {
+        let spanW = max(bounds.width, 1), spanH = max(bounds.height, 1)
+        var cw = max(typicalWidth, spanW / 4096, 1e-3), ch = max(typicalHeight, spanH / 4096, 1e-3)
         // Keep the finest level at most ~4 cells per target.
-        let budget = Double(max(16, 4 * n))
-        while ceilCount(w / cw) * ceilCount(h / ch) > budget { cw *= 2; ch *= 2 }
-        self.bounds = Rect(x: bounds.x, y: bounds.y, width: w, height: h)
+        let budget = Double(max(16, 4 * expected))
+        while ceilCount(spanW / cw) * ceilCount(spanH / ch) > budget { cw *= 2; ch *= 2 }
+        self.bounds = Rect(x: bounds.x, y: bounds.y, width: spanW, height: spanH)
         baseW = cw
         baseH = ch
         var kx = 0, ky = 0
-        while ceilCount(w / (cw * Double(1 << kx))) > 1 && kx < 60 { kx += 1 }
-        while ceilCount(h / (ch * Double(1 << ky))) > 1 && ky < 60 { ky += 1 }
+        while ceilCount(spanW / (cw * Double(1 << kx))) > 1 && kx < 60 { kx += 1 }
+        while ceilCount(spanH / (ch * Double(1 << ky))) > 1 && ky < 60 { ky += 1 }
         maxKX = kx
         maxKY = ky
     }
 
     mutating func levelIndex(kx: Int, ky: Int) -> Int {
         let key = kx << 8 | ky
-        if let l = levelKey[key] { return l }
+        if let existing = levelKey[key] { return existing }
         let cw = baseW * Double(1 << kx), ch = baseH * Double(1 << ky)
         let cols = max(1, Int(ceilCount(bounds.width / cw))), rows = max(1, Int(ceilCount(bounds.height / ch)))
         levels.append(GridLevel(geo: GridGeometry(originX: bounds.x, originY: bounds.y, cellW: cw, cellH: ch, cols: cols, rows: rows)))
@@ -220,32 +220,32 @@ struct SpatialIndex: Sendable {
     private(set) var updates = 0
 
     /// Lays out the scene grid for targets of typical size `typical` over `bounds`, for about `n` targets.
-    init(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected n: Int) {
-        grids = [IndexGrid(bounds: bounds, typicalWidth: typicalWidth, typicalHeight: typicalHeight, expected: n)]
+    init(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected: Int) {
+        grids = [IndexGrid(bounds: bounds, typicalWidth: typicalWidth, typicalHeight: typicalHeight, expected: expected)]
     }
 
     /// A new, empty grid (a scroll container's content); returns its number.
-    mutating func addGrid(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected n: Int) -> Int {
-        let g = IndexGrid(bounds: bounds, typicalWidth: typicalWidth, typicalHeight: typicalHeight, expected: n)
-        if let k = freeGrids.popLast() { grids[k] = g; return k }
-        grids.append(g)
+    mutating func addGrid(bounds: Rect, typicalWidth: Double, typicalHeight: Double, expected: Int) -> Int {
+        let newGrid = IndexGrid(bounds: bounds, typicalWidth: typicalWidth, typicalHeight: typicalHeight, expected: expected)
+        if let reused = freeGrids.popLast() { grids[reused] = newGrid; return reused }
+        grids.append(newGrid)
         return grids.count - 1
     }
 
     /// Unfiles every slot of grid `g` and frees it (its container is gone).
-    mutating func removeGrid(_ g: Int) {
-        guard g > 0, g < grids.count, grids[g].alive else { return }
-        for l in grids[g].levels {
-            for (c, first) in l.head.enumerated() where first >= 0 {
-                for s in [first] + l.more[c] where level[Int(s)] >= 0 && grid[Int(s)] == Int32(g) {
-                    level[Int(s)] = -1
+    mutating func removeGrid(_ removed: Int) {
+        guard removed > 0, removed < grids.count, grids[removed].alive else { return }
+        for gridLevel in grids[removed].levels {
+            for (cellIndex, first) in gridLevel.head.enumerated() where first >= 0 {
+                for slot in [first] + gridLevel.more[cellIndex] where level[Int(slot)] >= 0 && grid[Int(slot)] == Int32(removed) {
+                    level[Int(slot)] = -1
                     count -= 1
                 }
             }
         }
-        grids[g] = IndexGrid(bounds: Rect(x: 0, y: 0, width: 1, height: 1), typicalWidth: 1, typicalHeight: 1, expected: 1)
-        grids[g].alive = false
-        freeGrids.append(g)
+        grids[removed] = IndexGrid(bounds: Rect(x: 0, y: 0, width: 1, height: 1), typicalWidth: 1, typicalHeight: 1, expected: 1)
+        grids[removed].alive = false
+        freeGrids.append(removed)
     }
 
     /// Whether `slot` is filed, and with which frame.
@@ -254,7 +254,7 @@ struct SpatialIndex: Sendable {
     }
 
     /// Files `slot` with `rect` in grid `g`, or unfiles it when `rect` is nil; a no-op when nothing changes.
-    mutating func set(_ slot: Int, _ rect: Rect?, grid g: Int = 0) {
+    mutating func set(_ slot: Int, _ rect: Rect?, grid gridIndex: Int = 0) {
         if slot >= level.count {
             let extra = max(slot + 1, level.count * 2) - level.count
             level.append(contentsOf: repeatElement(-1, count: extra))
@@ -263,35 +263,35 @@ struct SpatialIndex: Sendable {
             frame.append(contentsOf: repeatElement(Rect(x: 0, y: 0, width: 0, height: 0), count: extra))
         }
         if level[slot] >= 0 {
-            if let rect, rect == frame[slot], grid[slot] == Int32(g) { return }
+            if let rect, rect == frame[slot], grid[slot] == Int32(gridIndex) { return }
             updates += 1
-            let l = Int(level[slot]), c = Int(cell[slot]), old = Int(grid[slot])
-            grids[old].levels[l].remove(Int32(slot), cell: c)
+            let levelNumber = Int(level[slot]), cellIndex = Int(cell[slot]), old = Int(grid[slot])
+            grids[old].levels[levelNumber].remove(Int32(slot), cell: cellIndex)
             level[slot] = -1
             count -= 1
         }
         guard let rect else { return }
         updates += 1
         var kx = 0, ky = 0
-        let (baseW, baseH, maxKX, maxKY) = (grids[g].baseW, grids[g].baseH, grids[g].maxKX, grids[g].maxKY)
+        let (baseW, baseH, maxKX, maxKY) = (grids[gridIndex].baseW, grids[gridIndex].baseH, grids[gridIndex].maxKX, grids[gridIndex].maxKY)
         while kx < maxKX && rect.width > baseW * Double(1 << kx) { kx += 1 }
         while ky < maxKY && rect.height > baseH * Double(1 << ky) { ky += 1 }
-        let l = grids[g].levelIndex(kx: kx, ky: ky)
-        let geo = grids[g].levels[l].geo
-        let c = geo.row(rect.midY) * geo.cols + geo.col(rect.midX)
-        grids[g].levels[l].add(Int32(slot), cell: c, rect: rect)
-        grids[g].levels[l].geo.maxHalfW = max(geo.maxHalfW, rect.width / 2)
-        grids[g].levels[l].geo.maxHalfH = max(geo.maxHalfH, rect.height / 2)
-        level[slot] = Int32(l)
-        cell[slot] = Int32(c)
-        grid[slot] = Int32(g)
+        let levelNumber = grids[gridIndex].levelIndex(kx: kx, ky: ky)
+        let geo = grids[gridIndex].levels[levelNumber].geo
+        let cellIndex = geo.row(rect.midY) * geo.cols + geo.col(rect.midX)
+        grids[gridIndex].levels[levelNumber].add(Int32(slot), cell: cellIndex, rect: rect)
+        grids[gridIndex].levels[levelNumber].geo.maxHalfW = max(geo.maxHalfW, rect.width / 2)
+        grids[gridIndex].levels[levelNumber].geo.maxHalfH = max(geo.maxHalfH, rect.height / 2)
+        level[slot] = Int32(levelNumber)
+        cell[slot] = Int32(cellIndex)
+        grid[slot] = Int32(gridIndex)
         frame[slot] = rect
         count += 1
     }
 
     /// Every filed slot (the brute-force scan), in slot order.
     func forEachFiled(_ body: (Int) -> Void) {
-        for s in 0..<level.count where level[s] >= 0 { body(s) }
+        for slot in 0..<level.count where level[slot] >= 0 { body(slot) }
     }
 
     /// Visits, for a move from `source` in `direction`, every filed slot whose score could be at most
