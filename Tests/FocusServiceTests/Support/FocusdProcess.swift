@@ -222,7 +222,10 @@ final class TestClient {
         }
         guard result == 0 else {
             let code = errno
-            Glibc.close(fd)
+            // Closed here, and marked so: a class whose init throws after every stored property is
+            // set still runs deinit, which would close this number a second time, by then perhaps
+            // a descriptor another test (running in parallel) just opened.
+            close()
             throw TestFailure("connect \(path): errno \(code)")
         }
     }
