@@ -202,6 +202,15 @@ struct SceneStore: Sendable {
         return best
     }
 
+    /// Recounts the virtual items of `collection` after a built item came or went (a built item
+    /// takes an index's place) and returns how much the count changed.
+    mutating func recountVirtual(_ collection: Int) -> Int {
+        let before = collections[collection]!.virtualCounted
+        let now = virtualCount(collection)
+        collections[collection]!.virtualCounted = now
+        return now - before
+    }
+
     func sortedInTreeOrder<S: Sequence>(_ set: S) -> [Int] where S.Element == Int {
         // Most sets are empty or single (a scene without scroll containers or scene values): the
         // sort's closure captures this whole store, a retain of each of its buffers (callgrind:
@@ -283,10 +292,7 @@ struct SceneStore: Sendable {
         while ancestor >= 0 {
             if collections[ancestor] != nil {
                 // A built item takes an index's place: the collection's virtual count may drop.
-                let before = collections[ancestor]!.virtualCounted
-                let now = virtualCount(ancestor)
-                collections[ancestor]!.virtualCounted = now
-                added += now - before
+                added += recountVirtual(ancestor)
             }
             slots[ancestor].candCount += added
             var grown = storedAggregate(ancestor)
@@ -401,10 +407,7 @@ struct SceneStore: Sendable {
             while ancestor >= 0 {
                 if collections[ancestor] != nil {
                     // An item gone may leave a virtual one in its place (focus.md §12).
-                    let before = collections[ancestor]!.virtualCounted
-                    let now = virtualCount(ancestor)
-                    collections[ancestor]!.virtualCounted = now
-                    lost -= now - before
+                    lost -= recountVirtual(ancestor)
                 }
                 slots[ancestor].candCount -= lost
                 ancestor = slots[ancestor].parent
