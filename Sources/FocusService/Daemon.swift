@@ -1,15 +1,11 @@
 import CMalloc
 import FocusConfig
-import FocusEngine
 import FocusWire
-import InputDevices
 import InputMapping
 import Logging
 import NIOCore
 import NIOPosix
-import Synchronization
 import SystemCalls
-import Varlink
 
 #if canImport(Glibc)
 import Glibc

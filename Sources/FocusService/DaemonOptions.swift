@@ -1,19 +1,6 @@
-import CMalloc
 import FocusConfig
-import FocusEngine
-import FocusWire
-import InputDevices
 import InputMapping
 import Logging
-import NIOCore
-import NIOPosix
-import Synchronization
-import SystemCalls
-import Varlink
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How `focusd` was asked to run (its command line).
 public struct DaemonOptions: Sendable {

@@ -1,19 +1,6 @@
-import CMalloc
-import FocusConfig
-import FocusEngine
-import FocusWire
 import InputDevices
 import InputMapping
-import Logging
 import NIOCore
-import NIOPosix
-import Synchronization
-import SystemCalls
-import Varlink
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The device thread's delegate: one hop per report onto the event loop.
 final class InputLoopBridge: InputLoopDelegate {
