@@ -93,20 +93,30 @@ def body():
     cpu_before = cpu_seconds(focusd.proc.pid)
     threads_before = thread_cpu(focusd.proc.pid)
     bare, bare_client, client, client_input, stamp_error, client_compiled = [], [], [], [], [], []
+    repeats = 0
+
+    def is_move_event(r):
+        return ((r.get("event") or {}).get("kind") in ("focus", "blocked")
+                and ((r["event"].get("cause") or {}).get("device") in (device, None)))
     for i in range(PRESSES):
         key, command = ("KEY_RIGHT", "right") if i % 2 == 0 else ("KEY_LEFT", "left")
         dev.send(f"press {key} {HOLD_MS}")
         press = reader.events(lambda e: e.code == key and e.value == 1, timeout=10)[-1]
-        t, _ = focus.expect(lambda r: (r.get("event") or {}).get("kind") in ("focus", "blocked")
-                            and ((r["event"].get("cause") or {}).get("device") in (device, None)),
-                            5, f"the focus event of press {i}")
-        t_compiled, _ = compiled.expect(lambda r: (r.get("event") or {}).get("kind") in ("focus", "blocked")
-                                        and ((r["event"].get("cause") or {}).get("device") in (device, None)),
-                                        5, f"the compiled client's focus event of press {i}")
+        t, _ = focus.expect(is_move_event, 5, f"the focus event of press {i}")
+        t_compiled, _ = compiled.expect(is_move_event, 5, f"the compiled client's focus event of press {i}")
         client_compiled.append((t_compiled - press.kernel) * 1e6)
         t_input, r = inputs.expect(is_command(command, "press", device), 5, f"the Input Monitor press {i}")
         stamp = r["command"]["eventTimeUsec"] / 1e6  # CLOCK_REALTIME
-        inputs.expect(is_command(command, "release", device), 5, f"the Input Monitor release {i}")
+        # A held key repeats if the guest stalls past the repeat delay (a loaded host): each
+        # repeat is one more move, whose focus events must be consumed here, not paired with
+        # the next press.
+        while True:
+            _, r = inputs.expect(lambda r: is_command(command, None, device)(r), 5, f"the Input Monitor release {i}")
+            if r["command"]["phase"] == "release":
+                break
+            repeats += 1
+            focus.expect(is_move_event, 5, f"the focus event of a repeat of press {i}")
+            compiled.expect(is_move_event, 5, f"the compiled client's focus event of a repeat of press {i}")
         bare.append((press.recv - press.kernel) * 1e6)
         bare_client.append((press.client - press.kernel) * 1e6)
         client.append((t - press.kernel) * 1e6)
@@ -117,6 +127,9 @@ def body():
     per_thread = ", ".join(f"{name} {(threads_after[name] - threads_before.get(name, 0)) / PRESSES * 1e6:.0f} us"
                            for name in sorted(threads_after) if threads_after[name] > threads_before.get(name, 0))
     check(len(client) == PRESSES, f"{len(client)} of {PRESSES} presses reached the client")
+    # Each figure pairs a press with its own event: none can come before the press.
+    check(min(client_compiled) > 0 and min(client) > 0,
+          f"an event was paired with a press it came before (compiled min {min(client_compiled):.0f} us)")
     # eventTimeUsec is the kernel's timestamp, not a receive time (a few µs of clock-offset noise).
     check(percentile(stamp_error, 99) < 1000,
           f"eventTimeUsec differs from the kernel timestamp: {stats(stamp_error)}")
@@ -132,6 +145,7 @@ def body():
     print(f"Input Monitor (eventTimeUsec, CLOCK_REALTIME -> realtime at the client): {stats(client_input)}")
     print(f"focusd CPU time per press (press + release, three monitors): {cpu_per_press:.0f} us ({per_thread})")
     print(f"focusd's own times (CLOCK_REALTIME): {breakdown}")
+    print(f"repeats of a held key (the guest stalled past the repeat delay): {repeats}")
     print(f"eventTimeUsec vs the reader's kernel timestamp: {stats(stamp_error)}")
     return (f"kernel->Focus Monitor client: {stats(client)}; compiled client: {stats(client_compiled)}; "
             f"bare reader: {stats(bare)}; median ratio {ratio:.1f}x (compiled {compiled_ratio:.1f}x) ({PRESSES} presses, {focusd.build} focusd, TCG guest, CLOCK_MONOTONIC; "
