@@ -34,6 +34,8 @@ final class DaemonCore {
     /// The service both servers serve (set once it is made): a device frame's writes are batched
     /// through it as a call's are.
     var varlink: VarlinkService?
+    /// Where device frames' time goes (kept at log level `debug`, logged when focusd stops).
+    let inputPathTimes: InputPathTimes?
 
     init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil) {
         hub = SceneHub(limits: Limits(configuration.limits), caps: SceneHub.Caps(configuration.limits))
@@ -45,6 +47,7 @@ final class DaemonCore {
         access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
         maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         self.logger = logger
+        inputPathTimes = logger.logLevel <= .debug ? InputPathTimes() : nil
         hub.nodesFreed = { [memory] nodes in memory.freed(nodes: nodes) }
         focus.memory = memory
     }

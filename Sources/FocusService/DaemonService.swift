@@ -118,7 +118,7 @@ final class DaemonService: Sendable {
         // Releases what every device holds (on the input thread, queued to the loop before
         // `stop` returns) and ungrabs.
         inputLoop?.stop()
-        try? loop.submit {}.wait()
+        if let times = try? loop.submit({ core.value.inputPathTimes?.summary }).wait() { logger.debug("\(times)") }
         try? webSocketServer?.close().wait()
         try? server.close().wait()
         try? group.syncShutdownGracefully()
@@ -248,7 +248,7 @@ final class DaemonService: Sendable {
         }
         configuration.focusContext = { focus.value.withLock { $0 } }
         do {
-            let inputLoop = try InputLoop(configuration: configuration, delegate: InputLoopBridge(core: core, eventLoop: loop))
+            let inputLoop = try InputLoop(configuration: configuration, delegate: InputLoopBridge(core: core, eventLoop: loop, timed: logger.logLevel <= .debug))
             try inputLoop.start()
             logger.info("watching input devices under \(options.inputDirectory)")
             return inputLoop

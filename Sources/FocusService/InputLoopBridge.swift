@@ -6,10 +6,14 @@ import NIOCore
 final class InputLoopBridge: InputLoopDelegate {
     let core: NIOLoopBound<DaemonCore>
     let eventLoop: any EventLoop
+    /// Whether frames are timed for `InputPathTimes` (log level debug): a clock read on this
+    /// thread and two on the loop per frame that made commands.
+    let timed: Bool
 
-    init(core: NIOLoopBound<DaemonCore>, eventLoop: any EventLoop) {
+    init(core: NIOLoopBound<DaemonCore>, eventLoop: any EventLoop, timed: Bool = false) {
         self.core = core
         self.eventLoop = eventLoop
+        self.timed = timed
     }
 
     func deviceAdded(_ device: DeviceInfo) {
@@ -23,12 +27,24 @@ final class InputLoopBridge: InputLoopDelegate {
     }
     /// A frame and its commands, mapped on the input thread: one hop to the engine.
     func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) {
+        // The frame's kernel timestamp and the hand-over time, for `InputPathTimes` (debug):
+        // frames that act (a key-up 1 ms after its press would wait behind the press and say
+        // nothing about the path).
+        let acts = commands.contains { $0.phase != .release }
+        let kernel = timed && acts ? frame?.last?.timeUsec : nil
+        let handed = kernel == nil ? 0 : WallClock.nowUsec()
         eventLoop.execute { [core] in
             let core = core.value
+            let times = kernel == nil ? nil : core.inputPathTimes
+            let started = times == nil ? 0 : WallClock.nowUsec()
             // One write and one flush per connection for the frame and every event its commands
             // cause, as for a call (VarlinkService.batchingWrites).
-            guard let varlink = core.varlink else { return core.router.mapped(id, frame: frame, commands: commands) }
-            varlink.batchingWrites { core.router.mapped(id, frame: frame, commands: commands) }
+            if let varlink = core.varlink {
+                varlink.batchingWrites { core.router.mapped(id, frame: frame, commands: commands) }
+            } else {
+                core.router.mapped(id, frame: frame, commands: commands)
+            }
+            if let times, let kernel { times.note(kernel: kernel, handed: handed, started: started, flushed: WallClock.nowUsec()) }
         }
     }
 }

@@ -170,7 +170,8 @@ final class InputRouter {
         }
         // The active scene exists (checked above) and main-track moves throw nothing else, so
         // there is no error here for a device to report.
-        _ = try? hub.withSession(nil, action)
+        // The events are all a device's command publishes: no state is built for a reply.
+        _ = try? hub.apply(nil, action)
     }
 
     private func publish(_ notice: InputNotice) {

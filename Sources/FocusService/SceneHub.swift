@@ -445,6 +445,20 @@ public final class SceneHub {
         _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome
     ) throws(FocusError) -> (Outcome, FocusState) {
         let name = try resolve(name)
+        let outcome = try apply(resolved: name, body)
+        let active = name == activeName
+        return (outcome, inPlace(name) { entry in entry.session.state(active: active) })
+    }
+
+    /// `withSession` without the new state, for callers that only publish the events (a device's
+    /// command): a state costs the focus path, the bindings, the values and the scroll offsets,
+    /// built and thrown away on every key press otherwise.
+    @discardableResult
+    public func apply(_ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome) throws(FocusError) -> Outcome {
+        try apply(resolved: try resolve(name), body)
+    }
+
+    private func apply(resolved name: String, _ body: (inout SceneSession) throws(FocusError) -> Outcome) throws(FocusError) -> Outcome {
         // Every access goes through the entry in place: reading `entries[name]!.session.x`
         // copies the entry out first, a retain and release of each of the session's buffers.
         let (outcome, memory, scrolls) = try inPlace(name) { entry throws(FocusError) in
@@ -454,8 +468,7 @@ public final class SceneHub {
         }
         noteDirectionalMove(outcome.events, scene: name, memory: memory, scrolls: scrolls)
         deliver(outcome.events, scene: name)
-        let active = name == activeName
-        return (outcome, inPlace(name) { entry in entry.session.state(active: active) })
+        return outcome
     }
 
     /// Runs `body` on the entry of `name` (which exists) in place, without copying it out.

@@ -1,4 +1,5 @@
 import FocusEngine
+import InputMapping
 import Testing
 import Varlink
 
@@ -109,6 +110,21 @@ struct WireWriterTests {
             let moved = Bool.random(using: &g)
             #expect(try Self.written { try ReplyWriter.state(state, into: &$0) } == Self.encoded(StateReply(state: state)))
             #expect(try Self.written { try ReplyWriter.moved(moved, state, into: &$0) } == Self.encoded(MovedReply(moved: moved, state: state)))
+        }
+    }
+
+    struct CommandReply: Encodable { var command: InputInterface.WireCommand }
+
+    @Test("the Input Monitor command writer writes the bytes Codable writes, for 3,000 random commands")
+    func commands() throws {
+        var g = SplitMix(state: 47)
+        for _ in 0..<3000 {
+            let mapped = MappedCommand(
+                command: Self.string(&g), phase: [CommandPhase.press, .repeat, .release, .rotate].randomElement(using: &g)!,
+                detents: Self.maybe(&g, Self.int), fraction: Self.maybe(&g, Self.double), velocity: Self.maybe(&g, Self.double),
+                eventTimeUsec: Int64(Self.int(&g)))
+            let command = InputInterface.WireCommand(device: Self.string(&g), mapped)
+            #expect(try Self.written(command.writeReply) == Self.encoded(CommandReply(command: command)))
         }
     }
 

@@ -12,6 +12,7 @@ A scenario declares itself in `# key: value` comment lines at its top:
     # udev: none | any | required     (default any)
     # needs: focusd                   (pending until a focusd binary exists)
     # timeout: SECONDS                (default 60)
+    # focusd-build: release           (run.sh builds a release focusd for it: RK_FOCUSD_RELEASE)
 
 Its exit status decides pass (0) or fail; its last output line is the details. Its whole output
 is in $RK_RESULTS/logs/NAME.log.

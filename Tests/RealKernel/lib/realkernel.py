@@ -16,6 +16,9 @@ import time
 BIN = os.environ.get("RK_BIN", "")
 TESTDEVICE = os.path.join(BIN, "focusd-testdevice")
 FOCUSD = os.environ.get("RK_FOCUSD", "")
+# The deployment build of focusd, for the scenarios marked `# focusd-build: release` (empty: it
+# did not build, and they run FOCUSD).
+FOCUSD_RELEASE = os.environ.get("RK_FOCUSD_RELEASE", "")
 # Not "focusd...": focusd never lists devices whose name starts with "focusd" (its own virtual
 # devices; InputDevices' ownDevicePrefix).
 NAME_PREFIX = "test-focusd "
@@ -234,8 +237,11 @@ class Focusd:
     `as_user` runs it unprivileged through setpriv (root opens any node whatever its mode).
     """
 
-    def __init__(self, *args, demo=True, as_user=None):
+    def __init__(self, *args, demo=True, as_user=None, release=False):
         check(FOCUSD, "no focusd binary (RK_FOCUSD is empty)")
+        binary = FOCUSD_RELEASE if release and FOCUSD_RELEASE else FOCUSD
+        # Which build runs (swift's bin path ends in debug or release), for figures that depend on it.
+        self.build = os.path.basename(os.path.dirname(binary))
         self.socket = "/run/focusd-test/focusd.sock"
         os.makedirs(os.path.dirname(self.socket), exist_ok=True)
         self.log = open("/tmp/focusd.log", "w")
@@ -245,7 +251,7 @@ class Focusd:
             import pwd
             user = pwd.getpwnam(as_user)
             prefix = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
-        argv = prefix + [FOCUSD] + (["--demo"] if demo else []) + ["--socket", self.socket, "--log-level", "debug"] + list(args)
+        argv = prefix + [binary] + (["--demo"] if demo else []) + ["--socket", self.socket, "--log-level", "debug"] + list(args)
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
         STARTED.append(self)
         # The socket file exists from bind(); calls work once focusd listens and serves, and the
