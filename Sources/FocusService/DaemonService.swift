@@ -58,6 +58,7 @@ final class DaemonService: Sendable {
         serverConfiguration.maxMessageSize = configuration.limits.maxMessageBytes
         serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
         serverConfiguration.parser = worker
+        serverConfiguration.largeCallDecoder = SceneDecoding.largeCalls
         serverConfiguration.maxConnections = Self.connectionCap(configured: configuration.limits.maxConnections, logger: logger)
         serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
         serverConfiguration.logger = logger
