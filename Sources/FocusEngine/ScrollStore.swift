@@ -174,7 +174,9 @@ extension Rect {
 
 /// `X#123` → ("X", 123); nil for any other id.
 func splitVirtualId(_ id: String) -> (prefix: Substring, index: Int?)? {
-    guard let hash = id.lastIndex(of: "#") else { return nil }
+    // Most ids have no '#': a byte scan says so without the Character search's grapheme
+    // breaking (4% of building a 100,000-node scene, where it runs twice a node).
+    guard id.utf8.contains(UInt8(ascii: "#")), let hash = id.lastIndex(of: "#") else { return nil }
     let digits = id[id.index(after: hash)...]
     guard !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
     return (id[..<hash], Int(digits))
