@@ -361,7 +361,7 @@ extension SceneStore {
     // MARK: Registries
 
     mutating func registerScroll(_ slot: Int, subtree: Node) {
-        let treeNode = node(slot)
+        let treeNode = subtree  // the node the slot was made from (see `register`)
         if let (prefix, _) = splitVirtualId(treeNode.id) { hashIds[String(prefix), default: 0] += 1 }
         if let sc = treeNode.scroll, let viewport = slots[slot].frame {
             var offset = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)
