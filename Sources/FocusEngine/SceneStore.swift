@@ -345,8 +345,10 @@ struct SceneStore: Sendable {
     }
 
     /// Files the node's fields in the registries; throws on a Bool/value binding clash.
+    /// `subtree` is the node the slot was made from: its fields read here are the slot's own
+    /// (`node(slot)` would build a copy of them, twice a node while a scene is built).
     private mutating func register(_ slot: Int, subtree: Node) throws(FocusError) {
-        let treeNode = node(slot)
+        let treeNode = subtree
         if let name = bindings.add(treeNode.bindings, slot: slot) {
             throw .invalidScene(reason: "binding '\(name)' is used both as a Bool and as a value binding", node: treeNode.id)
         }

@@ -174,7 +174,9 @@ extension Rect {
 
 /// `X#123` → ("X", 123); nil for any other id.
 func splitVirtualId(_ id: String) -> (prefix: Substring, index: Int?)? {
-    guard let hash = id.lastIndex(of: "#") else { return nil }
+    // Most ids have no '#': a byte scan says so without the Character search's grapheme
+    // breaking (4% of building a 100,000-node scene, where it runs twice a node).
+    guard id.utf8.contains(UInt8(ascii: "#")), let hash = id.lastIndex(of: "#") else { return nil }
     let digits = id[id.index(after: hash)...]
     guard !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
     return (id[..<hash], Int(digits))
@@ -359,7 +361,7 @@ extension SceneStore {
     // MARK: Registries
 
     mutating func registerScroll(_ slot: Int, subtree: Node) {
-        let treeNode = node(slot)
+        let treeNode = subtree  // the node the slot was made from (see `register`)
         if let (prefix, _) = splitVirtualId(treeNode.id) { hashIds[String(prefix), default: 0] += 1 }
         if let sc = treeNode.scroll, let viewport = slots[slot].frame {
             var offset = ScrollOffsetXY(x: sc.offsetX ?? 0, y: sc.offsetY ?? 0)

@@ -43,6 +43,11 @@ final class DaemonService: Sendable {
         // condition variable (no wake-ups).
         let worker = NIOThreadPool(numberOfThreads: 1)
         worker.start()
+        // Below the loop's priority (nice 10, this thread only): a 100,000-node scene built on
+        // the worker must not take the CPU from the loop on a machine with more work than cores.
+        // (Commit 43b382c set this in Daemon.swift; the merge of 'offloop' after Daemon.swift was
+        // split lost it.)
+        worker.submit { _ in _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }  // 0: the calling thread, on Linux
         let core = try loop.submit {
             NIOLoopBound(
                 DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger, worker: worker),
@@ -53,6 +58,7 @@ final class DaemonService: Sendable {
         serverConfiguration.maxMessageSize = configuration.limits.maxMessageBytes
         serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
         serverConfiguration.parser = worker
+        serverConfiguration.largeCallDecoder = SceneDecoding.largeCalls
         serverConfiguration.maxConnections = Self.connectionCap(configured: configuration.limits.maxConnections, logger: logger)
         serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
         serverConfiguration.logger = logger

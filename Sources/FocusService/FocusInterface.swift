@@ -114,11 +114,16 @@ final class FocusInterface {
         do {
             switch method {
             case .setScene:
-                if let worker, let name = context.parameters["scene"]?["name"]?.stringValue, Self.isLarge(context.parameters) {
-                    buildScene(context, name: name, carried: Carried(context.takeParameters()), on: worker)
+                // Read straight from the message's bytes on the parser thread (SceneDecoding.largeCalls).
+                let decoded = context.decoded as? SceneDecoding.DecodedScene
+                if let worker, let name = context.parameters["scene"]?["name"]?.stringValue, decoded != nil || Self.isLarge(context.parameters) {
+                    let carried = Carried(context.takeParameters())
+                    carried.decoded = context.takeDecoded() as? SceneDecoding.DecodedScene
+                    if carried.decoded != nil { logger.debug("scene '\(name)': SetScene was read from its bytes") }
+                    buildScene(context, name: name, carried: carried, on: worker)
                     break
                 }
-                let p = try Self.setSceneParameters(context.parameters)
+                let p = try decoded.map { SetSceneParameters(scene: $0.scene) } ?? Self.setSceneParameters(context.parameters)
                 let (state, warnings) = try hub.setScene(p.scene, by: caller, uid: context.peer.uid)
                 log(warnings, scene: p.scene.name)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
@@ -334,6 +339,8 @@ final class FocusInterface {
     /// memory of 100,000 nodes holds up no one.
     private final class Carried: @unchecked Sendable {
         var parameters: JSONValue?
+        /// A `SetScene`'s scene read from the message's bytes (then `parameters` hold only its name).
+        var decoded: SceneDecoding.DecodedScene?
         var scene: SceneHub.BuiltScene?
         var update: SceneHub.BuiltUpdate?
         var garbage: [any Sendable] = []
@@ -341,6 +348,7 @@ final class FocusInterface {
         init(_ parameters: JSONValue) { self.parameters = parameters }
         func drop() {
             parameters = nil
+            decoded = nil
             scene = nil
             update = nil
             garbage.removeAll()
@@ -430,7 +438,7 @@ final class FocusInterface {
         let eventLoop = context.connection.eventLoop
         worker.runIfActive(eventLoop: eventLoop) { () throws -> Void in
             carried.garbage.removeAll()  // an earlier attempt's
-            let p = try Self.setSceneParameters(carried.parameters!)
+            let p = try carried.decoded.map { SetSceneParameters(scene: $0.scene) } ?? Self.setSceneParameters(carried.parameters!)
             carried.scene = SceneHub.build(p.scene, on: basis)
         }.assumeIsolated().whenComplete { [self] result in
             var again = false
@@ -442,7 +450,7 @@ final class FocusInterface {
             do {
                 let installed: (FocusState, [String])?
                 if carried.attempts > Self.rebuilds {
-                    let p = try Self.setSceneParameters(carried.parameters!)
+                    let p = try carried.decoded.map { SetSceneParameters(scene: $0.scene) } ?? Self.setSceneParameters(carried.parameters!)
                     installed = try hub.setScene(p.scene, by: context.connection.id, uid: context.peer.uid)
                 } else {
                     installed = try hub.install(&carried.scene!, by: context.connection.id, uid: context.peer.uid)

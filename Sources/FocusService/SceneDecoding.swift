@@ -10,6 +10,22 @@ import Varlink
 /// null, a wrong type, a missing id) makes it give up, and the caller decodes with `Decodable`,
 /// whose result and errors are the contract's; so both ways always agree.
 enum SceneDecoding {
+    /// A `SetScene`'s scene read from the message's bytes by ``largeCalls``.
+    struct DecodedScene: Sendable {
+        var scene: Scene
+    }
+
+    /// The server's ``LargeCallDecoder``: a large `SetScene` read straight from its bytes into a
+    /// ``Scene`` (``SceneBytes``, which takes what ``scene(parameters:)`` takes, no more) on
+    /// the parser thread, without the JSON tree; its parameters show only the scene's name
+    /// (what dispatch and the wait queues read). Anything else is parsed the general way.
+    static let largeCalls: LargeCallDecoder = { method, bytes, depthLimit in
+        guard method == "io.focusd.Focus.SetScene",
+            let (scene, length) = SceneBytes.setScene(bytes, depth: 2, depthLimit: depthLimit)
+        else { return nil }
+        return DecodedParameters(length: length, parameters: ["scene": ["name": .string(scene.name)]], value: DecodedScene(scene: scene))
+    }
+
     /// The scene of `SetScene` parameters, or nil: decode them with `Decodable`.
     static func scene(parameters: JSONValue) -> Scene? {
         guard case .object(let top) = parameters, top.count == 1, case .object(let members)? = top["scene"] else { return nil }

@@ -57,7 +57,7 @@ extension VarlinkCall {
             more: flags.more ?? false, upgrade: flags.upgrade ?? false)
     }
 
-    private struct Reader {
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
 

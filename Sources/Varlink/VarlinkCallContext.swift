@@ -73,9 +73,14 @@ public final class VarlinkCallContext {
     private var answered = false
     private var activeStream: VarlinkStream?
 
-    init(call: VarlinkCall, connection: VarlinkConnection) {
+    /// The parameters as the server's ``LargeCallDecoder`` read them from the message's bytes
+    /// (then ``parameters`` holds only what the decoder chose to show), or nil.
+    public private(set) var decoded: (any Sendable)?
+
+    init(call: VarlinkCall, connection: VarlinkConnection, decoded: (any Sendable)? = nil) {
         self.call = call
         self.connection = connection
+        self.decoded = decoded
     }
 
     /// The method's member name, e.g. `GetState` for `io.focusd.Focus.GetState`.
@@ -97,6 +102,14 @@ public final class VarlinkCallContext {
         let parameters = call.parameters
         call.parameters = [:]
         return parameters
+    }
+
+    /// Takes ``decoded`` out of the call, leaving nil (as ``takeParameters()``, for a handler
+    /// that frees it elsewhere).
+    public func takeDecoded() -> (any Sendable)? {
+        let value = decoded
+        decoded = nil
+        return value
     }
 
     /// Decodes the parameters into `T`; failures become `InvalidParameter` naming the field.

@@ -30,7 +30,7 @@ public final class VarlinkConnection {
     private var channelContext: ChannelHandlerContext?
     private var framer: MessageFramer
     private var accepted = false
-    private var pendingCalls = CircularBuffer<(call: VarlinkCall, size: Int)>()
+    private var pendingCalls = CircularBuffer<(call: VarlinkCall, size: Int, decoded: (any Sendable)?)>()
     private var started = false
     private var pendingCallBytes = 0
     private var current: VarlinkCallContext?
@@ -253,7 +253,7 @@ public final class VarlinkConnection {
     /// Queues a call on a socket-less connection and dispatches what can be.
     func receiveLocal(_ call: VarlinkCall) {
         guard isOpen, accepted else { return }
-        pendingCalls.append((call, 0))
+        pendingCalls.append((call, 0, nil))
         dispatchPending()
     }
 
@@ -309,7 +309,7 @@ public final class VarlinkConnection {
                             break
                         }
                         let call = try VarlinkCall(message: message.readableBytesView, depthLimit: configuration.maxDepth)
-                        pendingCalls.append((call, message.readableBytes))
+                        pendingCalls.append((call, message.readableBytes, nil))
                         pendingCallBytes += message.readableBytes
                     }
                 } catch {
@@ -323,10 +323,10 @@ public final class VarlinkConnection {
             // a client's pipelined calls are answered in one write, not one each.
             let dispatched = service.batchingWrites { () -> Bool in
                 var any = false
-                while isOpen, current == nil, !isOverQueueLimit, let (call, size) = pendingCalls.popFirst() {
+                while isOpen, current == nil, !isOverQueueLimit, let (call, size, decoded) = pendingCalls.popFirst() {
                     any = true
                     pendingCallBytes -= size
-                    let context = VarlinkCallContext(call: call, connection: self)
+                    let context = VarlinkCallContext(call: call, connection: self, decoded: decoded)
                     current = context
                     service.dispatch(context)
                     if size >= Self.largeMessage { service.memoryReleased?(size) }
@@ -359,14 +359,23 @@ public final class VarlinkConnection {
         parsing = true
         let depthLimit = configuration.maxDepth
         let size = message.readableBytes
-        parser.runIfActive(eventLoop: eventLoop) { () throws -> VarlinkCall in
-            try VarlinkCall(message: message.readableBytesView, depthLimit: depthLimit)
+        let decoder = configuration.largeCallDecoder
+        parser.runIfActive(eventLoop: eventLoop) { () throws -> (VarlinkCall, (any Sendable)?) in
+            // The service's decoder first (straight from the bytes), else the general way.
+            if let decoder,
+                let (call, decoded) = message.readableBytesView.withContiguousStorageIfAvailable({
+                    VarlinkCall.large($0, depthLimit: depthLimit, decoder: decoder)
+                }) ?? nil
+            {
+                return (call, decoded)
+            }
+            return (try VarlinkCall(message: message.readableBytesView, depthLimit: depthLimit), nil)
         }.assumeIsolated().whenComplete { result in
             self.parsing = false
             guard self.isOpen else { return }
             switch result {
-            case .success(let call):
-                self.pendingCalls.append((call, size))
+            case .success(let (call, decoded)):
+                self.pendingCalls.append((call, size, decoded))
                 self.pendingCallBytes += size
             case .failure(let error as VarlinkProtocolError):
                 self.protocolViolation(error)

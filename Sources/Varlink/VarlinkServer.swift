@@ -38,6 +38,9 @@ public final class VarlinkServer: Sendable {
         /// event loop). Parsing 16 MiB of JSON takes long enough to delay every other client.
         public var parser: NIOThreadPool? = nil
         public var parseOffLoopThreshold = 256 << 10
+        /// Reads the parameters of a call parsed off the loop straight from its bytes, when it
+        /// can (a 100,000-node scene's JSON tree cost more than the scene); nil: the general way.
+        public var largeCallDecoder: LargeCallDecoder? = nil
         /// The deepest JSON nesting accepted; deeper closes the connection.
         public var maxDepth = JSONValue.defaultDepthLimit
         /// Bytes queued for one client beyond which coalescible replies are skipped and the stall

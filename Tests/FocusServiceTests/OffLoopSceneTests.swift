@@ -87,6 +87,59 @@ extension ServiceSocketTests {
             #expect(try other.call("io.focusd.Focus.ListScenes") == ["scenes": ["big", "live"], "active": "big"])
         }
 
+        @Test("the worker thread runs at nice 10, below the event loop at nice 0")
+        func workerBelowLoop() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            _ = try daemon.connect().call("org.varlink.service.GetInfo")
+            // Each thread's name and nice value (the 19th field of its stat, after the name's parenthesis).
+            var nice: [String: Int] = [:]
+            let tasks = "/proc/\(daemon.pid)/task"
+            for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+                let name = try String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                let stat = try String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8)
+                let fields = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")
+                nice[name] = Int(fields[16])
+            }
+            #expect(nice.filter { $0.key.hasPrefix("TP-") }.values.sorted() == [10], "\(nice)")
+            #expect(nice.filter { $0.key.hasPrefix("NIO-ELT") }.values.sorted() == [0], "\(nice)")
+        }
+
+        @Test("a SetScene of 256 KiB or more is read from its bytes, with the reply of the general way; with an escape, a duplicate id or a broken byte it is answered as before")
+        func largeSceneReadFromBytes() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            let big = TestScenes.grid("big", columns: 100, rows: 40)  // 4,000 tiles, over 256 KiB
+            let message = VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": big]).serialized()
+            #expect(message.count >= 256 << 10)
+            let expected = try JSONValue(encoding: SceneSession(scene: Self.scene(big)).state(active: true))
+            let client = try daemon.connect(timeout: .seconds(60))
+            let read = try VarlinkReply(message: Array(try client.roundTrip(message + [0]).utf8))
+            #expect(read.error == nil && read.parameters["state"] == expected)
+            #expect(daemon.log_.contains("scene 'big': SetScene was read from its bytes"))
+
+            // The same scene with an escaped id (t0_1 as t0\u005f1): the general way, the same reply.
+            let escaped = String(decoding: message, as: UTF8.self).replacingOccurrences(of: #""t0_1""#, with: #""t0\u005f1""#)
+            #expect(escaped.utf8.count == message.count + 5)
+            try client.call("io.focusd.Focus.RemoveScene", ["scene": "big"])
+            let general = try VarlinkReply(message: Array(try client.roundTrip(Array(escaped.utf8) + [0]).utf8))
+            #expect(general.error == nil && general.parameters["state"] == expected)
+            #expect(daemon.log_.components(separatedBy: "SetScene was read from its bytes").count == 2, "the escaped one was read from its bytes")
+
+            // Read from its bytes, refused by the engine as the general way's scene would be.
+            let duplicate = String(decoding: message, as: UTF8.self).replacingOccurrences(of: #""t0_1""#, with: #""t0_2""#)
+            let refused = try VarlinkReply(message: Array(try client.roundTrip(Array(duplicate.utf8) + [0]).utf8))
+            #expect(refused.error == "io.focusd.Focus.InvalidScene")
+            #expect(refused.parameters["reason"]?.stringValue == "duplicate id 't0_2'")
+            #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] == ["big"])
+
+            // Not JSON (a brace missing at the end): a protocol violation, the connection closed.
+            let broken = try daemon.connect(timeout: .seconds(60))
+            try broken.sendRaw(Array(message.dropLast()) + [0])
+            #expect(throws: (any Error).self) { _ = try broken.receiveText(timeout: .seconds(30)) }
+            #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] == ["big"])
+        }
+
         @Test("calls to a scene being replaced wait for the swap and are answered after it, in order, with the monitor's events in the same order")
         func callsToSceneBeingReplacedWait() throws {
             let daemon = try Self.daemon()
