@@ -151,7 +151,7 @@ public final class SceneHub {
     /// retain and release of each of its buffers); nil without an active scene.
     func withActiveSession<R>(_ body: (borrowing SceneSession) -> R) -> R? {
         guard let name = activeName, let index = entries.index(forKey: name) else { return nil }
-        return body(entries.values[index].session)
+        return inPlace(at: index) { entry in body(entry.session) }  // reading `values[index]` copies
     }
 
     // MARK: Scenes
@@ -472,7 +472,11 @@ public final class SceneHub {
     private func inPlace<R, E: Error>(_ name: String, _ body: (inout Entry) throws(E) -> R) throws(E) -> R {
         // Through `values` by index: `entries[name]!` moves the entry out into an optional and
         // back, a copy of it each way (1.4k instructions).
-        try body(&entries.values[entries.index(forKey: name)!])
+        try inPlace(at: entries.index(forKey: name)!, body)
+    }
+
+    private func inPlace<R, E: Error>(at index: [String: Entry].Index, _ body: (inout Entry) throws(E) -> R) throws(E) -> R {
+        try body(&entries.values[index])
     }
 
     /// `Lint` of a scene that is not installed.
