@@ -114,11 +114,12 @@ public struct SceneSession: Sendable {
     }
 
     /// The `role` of the node holding main focus, if any (typing keys are unmapped for search/text).
-    public var focusedRole: String? { slot(.main).flatMap { store.node($0).role } }
+    public var focusedRole: String? { slot(.main).flatMap { store.slots[$0].node.role } }
 
     /// True when the node holding main focus has the `edit` interaction (the crown edits it).
     public var focusedIsEditable: Bool {
-        slot(.main).map { store.node($0).interactions?.contains(.edit) ?? false } ?? false
+        // The slot's node read in place: `store.node(_:)` returns a copy of the whole node.
+        slot(.main).map { store.slots[$0].node.interactions?.contains(.edit) ?? false } ?? false
     }
 
     /// The id of the node holding focus on `track` (nil when dismissed).

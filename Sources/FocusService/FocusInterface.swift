@@ -537,12 +537,15 @@ final class FocusInterface {
 
     /// The last event sent to monitors and its reply, encoded once for all of them: the hub
     /// hands each event to every monitor in turn, and equal events are the same bytes.
-    private var lastEvent: (event: Event, reply: VarlinkEncodedReply)?
+    /// The hub names each delivery (``SceneHub/deliveryToken``): one number to compare, where
+    /// comparing the events themselves cost more than encoding one.
+    private var lastEvent: (token: UInt64, reply: VarlinkEncodedReply)?
 
     private func encoded(_ event: Event) -> VarlinkEncodedReply? {
-        if let lastEvent, lastEvent.event == event { return lastEvent.reply }
+        let token = hub.deliveryToken
+        if token != 0, let lastEvent, lastEvent.token == token { return lastEvent.reply }
         guard let reply = try? VarlinkEncodedReply(writing: { json throws in try ReplyWriter.event(event, into: &json) }) else { return nil }
-        lastEvent = (event, reply)
+        lastEvent = (token, reply)
         return reply
     }
 

@@ -135,9 +135,10 @@ final class InputRouter {
     }
 
     private func context() -> FocusContext {
-        guard let session = hub.activeSession else { return FocusContext() }
-        let role = session.focusedRole
-        return FocusContext(typingSuppressed: role == "search" || role == "text", editing: session.focusedIsEditable)
+        hub.withActiveSession { session in
+            let role = session.focusedRole
+            return FocusContext(typingSuppressed: role == "search" || role == "text", editing: session.focusedIsEditable)
+        } ?? FocusContext()
     }
 
     /// Applies one command to the active scene, as the type's discussion says which do.

@@ -87,6 +87,11 @@ public final class SceneHub {
     private var clock: UInt64 = 0
     private var monitors: [UInt64: Monitor] = [:]
     private var nextMonitor: UInt64 = 1
+    /// Names the event being handed to the monitors while they run (0: none), so an interface
+    /// can encode it once for all of them by this number instead of comparing whole events.
+    /// Every delivery gets a fresh one; a delivery nested in another restores the outer one.
+    private(set) var deliveryToken: UInt64 = 0
+    private var lastDeliveryToken: UInt64 = 0
     /// Each scene's last directional move on the main track (`io.focusd.Inspect.ExplainMove`).
     private var lastMoves: [String: LastMove] = [:]
 
@@ -140,6 +145,13 @@ public final class SceneHub {
     /// The active scene's session, for the input path (roles and interactions of the focused node).
     public var activeSession: SceneSession? {
         activeName.flatMap { entries[$0]?.session }
+    }
+
+    /// Reads the active scene's session in place (``activeSession`` copies the entry out: a
+    /// retain and release of each of its buffers); nil without an active scene.
+    func withActiveSession<R>(_ body: (borrowing SceneSession) -> R) -> R? {
+        guard let name = activeName, let index = entries.index(forKey: name) else { return nil }
+        return inPlace(at: index) { entry in body(entry.session) }  // reading `values[index]` copies
     }
 
     // MARK: Scenes
@@ -423,13 +435,11 @@ public final class SceneHub {
         defer { nodesFreed?(entry.session.nodeCount) }
         let wasActive = activeName == name
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
-        for monitor in monitors.values where monitor.scene == name {
-            monitor.deliver(.event(event))
-        }
+        deliver(event) { $0.scene == name }
         if wasActive {
             activeName = entries.max { $0.value.activatedAt < $1.value.activatedAt }?.key
             if activeName == nil {
-                for monitor in monitors.values where monitor.scene == nil { monitor.deliver(.event(event)) }
+                deliver(event) { $0.scene == nil }
             }
             announceActiveChange()
         }
@@ -473,7 +483,13 @@ public final class SceneHub {
 
     /// Runs `body` on the entry of `name` (which exists) in place, without copying it out.
     private func inPlace<R, E: Error>(_ name: String, _ body: (inout Entry) throws(E) -> R) throws(E) -> R {
-        try body(&entries[name]!)
+        // Through `values` by index: `entries[name]!` moves the entry out into an optional and
+        // back, a copy of it each way (1.4k instructions).
+        try inPlace(at: entries.index(forKey: name)!, body)
+    }
+
+    private func inPlace<R, E: Error>(at index: [String: Entry].Index, _ body: (inout Entry) throws(E) -> R) throws(E) -> R {
+        try body(&entries.values[index])
     }
 
     /// `Lint` of a scene that is not installed.
@@ -483,7 +499,7 @@ public final class SceneHub {
 
     private func resolve(_ name: String?) throws(FocusError) -> String {
         if let name {
-            guard entries[name] != nil else { throw .noSuchScene(scene: name) }
+            guard entries.keys.contains(name) else { throw .noSuchScene(scene: name) }
             return name
         }
         guard let active = activeName else { throw .noSuchScene(scene: "") }
@@ -525,9 +541,19 @@ public final class SceneHub {
         // Each event to every monitor in turn (each monitor still gets them in order), so the
         // interface encodes each once for all of them.
         for event in events {
-            for monitor in monitors.values where monitor.scene == scene || (monitor.scene == nil && isActive) {
-                monitor.deliver(.event(event))
-            }
+            deliver(event) { $0.scene == scene || ($0.scene == nil && isActive) }
+        }
+    }
+
+    /// Hands `event` to every monitor `reaches` selects, as one delivery (``deliveryToken``).
+    private func deliver(_ event: Event, to reaches: (Monitor) -> Bool) {
+        let outer = deliveryToken
+        lastDeliveryToken += 1
+        deliveryToken = lastDeliveryToken
+        defer { deliveryToken = outer }
+        let message = MonitorMessage.event(event)  // one copy of the event, not one per monitor
+        for monitor in monitors.values where reaches(monitor) {
+            monitor.deliver(message)
         }
     }
 
@@ -544,16 +570,19 @@ public final class SceneHub {
         guard let entry = entries[name] else { return }
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
         let reachesFollowers = toFollowers && name == activeName
-        for monitor in monitors.values where monitor.scene == name || (monitor.scene == nil && reachesFollowers) {
-            monitor.deliver(.event(event))
-        }
+        deliver(event) { $0.scene == name || ($0.scene == nil && reachesFollowers) }
     }
 
     private func announceActiveChange() {
         guard let name = activeName, let entry = entries[name] else { return }
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
         let state = entry.session.state(active: true)
+        let outer = deliveryToken
+        lastDeliveryToken += 1
+        let token = lastDeliveryToken
+        defer { deliveryToken = outer }
         for monitor in monitors.values where monitor.scene == nil {
+            deliveryToken = token  // a delivery nested in the last monitor's may have changed it
             monitor.deliver(.event(event))
             monitor.deliver(.state(state))
         }

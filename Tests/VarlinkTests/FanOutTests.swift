@@ -11,10 +11,13 @@ private func makeFanOutService() -> VarlinkService {
             interface org.example.fanout
             # Subscribes: one reply at once, then every message published.
             method Listen() -> (index: int, text: string)
-            # Sends `count` messages to every subscriber (one encoding each, shared), then answers.
-            method Publish(count: int) -> ()
+            # Sends `count` messages to every subscriber (one encoding each, shared), then answers;
+            # `padding`: characters added to each message's text.
+            method Publish(count: int, padding: ?int) -> ()
             # How many writes each connection has handed to its socket, by connection id.
             method Writes() -> (writes: [string]int)
+            # The bytes each connection has queued and its socket has not yet taken, by connection id.
+            method Queued() -> (queued: [string]int)
             """
     ) { call throws(VarlinkError) in
         struct Message: Encodable {
@@ -28,8 +31,9 @@ private func makeFanOutService() -> VarlinkService {
             subscribers.append(stream)
         case "Publish":
             let count = Int(call.parameters["count"]?.integerValue ?? 0)
+            let padding = String(repeating: "-", count: max(0, Int(call.parameters["padding"]?.integerValue ?? 0)))
             for index in 1...max(1, count) {
-                guard let message = try? VarlinkEncodedReply(encoding: Message(index: index, text: "message \"\(index)\"\n"))
+                guard let message = try? VarlinkEncodedReply(encoding: Message(index: index, text: "message \"\(index)\"\n" + padding))
                 else { throw .invalidParameter("count") }
                 for stream in subscribers { stream.send(message) }
             }
@@ -38,6 +42,10 @@ private func makeFanOutService() -> VarlinkService {
             var writes: [String: JSONValue] = [:]
             for connection in service.connections { writes["\(connection.id)"] = .integer(Int64(connection.writes)) }
             call.reply(["writes": .object(writes)])
+        case "Queued":
+            var queued: [String: JSONValue] = [:]
+            for connection in service.connections { queued["\(connection.id)"] = .integer(Int64(connection.queuedBytes)) }
+            call.reply(["queued": .object(queued)])
         default:
             throw .methodNotImplemented(call.call.method)
         }
@@ -86,5 +94,38 @@ struct FanOutTests {
         #expect(grew.count == 5, "connections written to: \(grew)")
         #expect(grew.filter { $0 == 1 }.count == 4, "writes per subscriber: \(grew)")
         _ = clients
+    }
+
+    @Test("a message the socket takes whole leaves nothing queued; one it takes in part stays queued until the client has read all of it")
+    func queuedUntilTheSocketTookAll() async throws {
+        // A queue bound well above what a Unix socket holds (~200 KiB), so nothing is cut off.
+        let server = try await TestServer.start(configure: { $0.outgoingQueueLimit = 32 << 20 }, service: makeFanOutService())
+        defer { Task { await server.stop() } }
+        let subscriber = try server.client()
+        let stream = try subscriber.callMore("org.example.fanout.Listen")
+        #expect(try stream.next(timeout: .seconds(5))?["index"] == 0)
+        let publisher = try server.client()
+        func queued() throws -> [Int64] {
+            guard case .object(let counts) = try publisher.call("org.example.fanout.Queued")["queued"] else { return [] }
+            return counts.values.compactMap(\.integerValue)
+        }
+        // Small: written whole inside the call, so nothing is queued anywhere when it answers.
+        try publisher.call("org.example.fanout.Publish", ["count": 1])
+        let afterSmall = try queued()
+        #expect(afterSmall.allSatisfy { $0 == 0 }, "queued after a small publish: \(afterSmall)")
+        #expect(try stream.next(timeout: .seconds(5))?["index"] == 1)
+        // 400 messages of ~2 KiB in one write: more than a Unix socket holds while the
+        // subscriber does not read, so the rest waits in the daemon and is counted.
+        try publisher.call("org.example.fanout.Publish", ["count": 400, "padding": 2000])
+        let held = try queued().max() ?? 0
+        #expect(held > 0, "nothing counted as queued while the subscriber does not read")
+        for index in 1...400 {
+            let message = try #require(try stream.next(timeout: .seconds(5)))
+            #expect(message["index"] == .integer(Int64(index)))
+            if message["index"] != .integer(Int64(index)) { break }
+        }
+        // Read to the end: the socket took the rest, and the queue says so.
+        let drained = try eventually { try queued().allSatisfy { $0 == 0 } }
+        #expect(drained, "still queued after the subscriber read everything")
     }
 }
