@@ -30,7 +30,7 @@ public enum Daemon {
         // Blocked before any thread starts, so every thread inherits the mask and only the
         // main thread's sigwaitinfo takes these signals.
         let signals = SignalSet.block([SIGTERM, SIGINT, SIGHUP])
-        _ = cmalloc_single_arena()
+        cmalloc_configure_arenas()
         let logger = Logger(label: "focusd")
         let config = try loadConfiguration(options.configPath)
         for warning in config.warnings { logger.warning("\(options.configPath ?? defaultConfigPath): \(warning)") }

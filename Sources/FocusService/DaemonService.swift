@@ -154,7 +154,7 @@ final class DaemonService: Sendable {
             let core = core.value
             // WebSocket clients have no uid; their server caps them (`[websocket] maxConnections`).
             if connection.transport != .unixSocket { return true }
-            let open = varlink.connections(ofUID: connection.peer.uid).count
+            let open = varlink.connectionCount(ofUID: connection.peer.uid)
             guard open < core.maxConnectionsPerUID else {
                 core.logger.warning(
                     "refusing a connection: uid \(connection.peer.uid) has \(open) open, the limit is \(core.maxConnectionsPerUID)")

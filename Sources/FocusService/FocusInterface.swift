@@ -201,17 +201,20 @@ final class FocusInterface {
                 let parameters = context.call.parameters
                 let limits = hub.limits
                 let memory = self.memory
-                worker.runIfActive(eventLoop: context.connection.eventLoop) { () throws -> [Problem] in
+                worker.runIfActive(eventLoop: context.connection.eventLoop) { () throws -> VarlinkEncodedReply in
                     let p = try parameters.decodeParameters(SetSceneParameters.self)
-                    return try SceneSession.lint(p.scene, limits: limits)
+                    let problems = try SceneSession.lint(p.scene, limits: limits)
+                    // Encoded here too: thousands of problems are no work for the loop, and
+                    // they are freed here.
+                    do { return try VarlinkEncodedReply(encoding: ProblemsReply(problems: problems), continues: false) } catch {
+                        throw VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"])
+                    }
                 }.assumeIsolated().whenComplete { result in
                     // The lint's index, moves and graph were freed on the worker thread.
                     memory?.freed(bytes: 64 << 20)
                     switch result {
-                    case .success(let problems):
-                        do { try context.reply(encoding: ProblemsReply(problems: problems)) } catch {
-                            context.fail(VarlinkError("org.varlink.service.InvalidParameter", parameters: ["parameter": "scene"]))
-                        }
+                    case .success(let reply):
+                        context.reply(reply)
                     case .failure(let error as FocusError):
                         context.fail(Self.varlinkError(error))
                     case .failure(let error as VarlinkError):

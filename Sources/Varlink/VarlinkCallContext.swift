@@ -39,7 +39,7 @@ func encodeParameters(_ value: some Encodable) throws -> [UInt8] {
 
 /// A reply encoded once to be sent on many streams (an event for each of a scene's monitors):
 /// each stream queues the same bytes, neither encoded nor copied again.
-public struct VarlinkEncodedReply {
+public struct VarlinkEncodedReply: Sendable {
     /// The message, with its NUL.
     let buffer: ByteBuffer
 
@@ -77,10 +77,25 @@ public final class VarlinkCallContext {
     /// (then ``parameters`` holds only what the decoder chose to show), or nil.
     public private(set) var decoded: (any Sendable)?
 
+    /// The size of the call's message when it was parsed on the parser thread: its parameters
+    /// (and what the decoder read) are freed there too when the context goes
+    /// (``VarlinkConnection/releaseOffLoop(_:size:)``).
+    var releasedOffLoop: Int?
+
     init(call: VarlinkCall, connection: VarlinkConnection, decoded: (any Sendable)? = nil) {
         self.call = call
         self.connection = connection
         self.decoded = decoded
+    }
+
+    deinit {
+        // Every frame that used the call has returned (each held the context): the parameters'
+        // last copy on the loop is this one.
+        guard let size = releasedOffLoop else { return }
+        let garbage = Garbage(call.parameters, decoded: decoded)
+        call.parameters = [:]
+        decoded = nil
+        connection.releaseOffLoop(garbage, size: size)
     }
 
     /// The method's member name, e.g. `GetState` for `io.focusd.Focus.GetState`.
@@ -134,6 +149,17 @@ public final class VarlinkCallContext {
     /// `Encodable` value it stands for (see ``JSONBytes``).
     public func reply(writing write: (inout JSONBytes) throws -> Void) rethrows {
         answer(message: try writeReplyMessage(continues: false, capacity: 512, write))
+    }
+
+    /// Answers with a reply encoded beforehand (`VarlinkEncodedReply(encoding:continues: false)`),
+    /// so that a large reply can be encoded off the event loop.
+    public func reply(_ encoded: VarlinkEncodedReply) {
+        guard !answered else { return }
+        answered = true
+        activeStream?.ended()
+        activeStream = nil
+        if !call.oneway { connection.sendMessage(shared: encoded.buffer) }
+        connection.callCompleted(self)
     }
 
     /// Answers the call with an error.

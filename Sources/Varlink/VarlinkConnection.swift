@@ -208,6 +208,9 @@ public final class VarlinkConnection {
         guard isOpen else { return }
         isOpen = false
         let held = framer.pendingBytes + queuedBytes + pendingCallBytes
+        // Let go of a partial message's chunks now, not whenever the channel is deallocated:
+        // they are reported freed, and the trim that follows must find them free.
+        framer = MessageFramer(maxMessageSize: configuration.maxMessageSize)
         if held > 0 { service.memoryReleased?(held) }
         if countedPartialInput > 0 {
             service.partialInput[peer.uid, default: 0] -= countedPartialInput
@@ -217,7 +220,15 @@ public final class VarlinkConnection {
         stallCheck = nil
         let call = current
         current = nil
-        pendingCalls.removeAll()
+        // Large calls parsed and not yet run are freed where they were built, as run ones are.
+        while !pendingCalls.isEmpty {
+            var (queued, size, decoded) = pendingCalls.removeFirst()
+            guard isParsedOffLoop(size: size) else { continue }
+            let garbage = Garbage(queued.parameters, decoded: decoded)
+            queued.parameters = [:]
+            decoded = nil
+            releaseOffLoop(garbage, size: size)
+        }
         call?.connectionClosed()
         behindStreams.removeAll()
         let callbacks = closeCallbacks
@@ -308,15 +319,16 @@ public final class VarlinkConnection {
             if accepted, !parsing {
                 do {
                     while isOpen, !parsing, mayParse {
-                        guard let message = try framer.next() else {
+                        guard let framed = try framer.nextMessage() else {
                             framerHasMessage = false
                             break
                         }
                         progress = true
-                        if message.readableBytes >= configuration.parseOffLoopThreshold, let parser = configuration.parser {
-                            parseOffLoop(message, on: parser)
+                        if isParsedOffLoop(size: framed.size), let parser = configuration.parser {
+                            parseOffLoop(framed, on: parser)
                             break
                         }
+                        let message = framed.joined()
                         let call = try VarlinkCall(message: message.readableBytesView, depthLimit: configuration.maxDepth)
                         pendingCalls.append((call, message.readableBytes, nil))
                         pendingCallBytes += message.readableBytes
@@ -332,13 +344,18 @@ public final class VarlinkConnection {
             // a client's pipelined calls are answered in one write, not one each.
             let dispatched = service.batchingWrites { () -> Bool in
                 var any = false
-                while isOpen, current == nil, !isOverQueueLimit, let (call, size, decoded) = pendingCalls.popFirst() {
+                while isOpen, current == nil, !isOverQueueLimit, let size = pendingCalls.first?.size {
                     any = true
                     pendingCallBytes -= size
+                    // The call moves into its context, no copy of it kept here: a large call's
+                    // parameters must have no owner left on the loop once the context lets go.
+                    let (call, _, decoded) = pendingCalls.removeFirst()
                     let context = VarlinkCallContext(call: call, connection: self, decoded: decoded)
+                    if isParsedOffLoop(size: size) { context.releasedOffLoop = size }
                     current = context
                     service.dispatch(context)
-                    if size >= Self.largeMessage { service.memoryReleased?(size) }
+                    // A large call reports what it freed once freed (``releaseOffLoop(_:size:)``).
+                    if size >= Self.largeMessage && !isParsedOffLoop(size: size) { service.memoryReleased?(size) }
                     // The turn spans every pump until the connection catches up (write completions
                     // and reads call pump too); a client answered one call at a time never runs out.
                     let now = NIODeadline.now()
@@ -366,27 +383,45 @@ public final class VarlinkConnection {
         closeIfFinished()
     }
 
-    /// Parses one large message on the parser thread; reads and later messages wait, then input
-    /// processing resumes on the loop with the call queued in its place.
-    private func parseOffLoop(_ message: ByteBuffer, on parser: NIOThreadPool) {
+    /// Whether a message of `size` bytes is parsed on ``VarlinkServer/Configuration/parser`` (and
+    /// its call freed there).
+    private func isParsedOffLoop(size: Int) -> Bool {
+        configuration.parser != nil && size >= configuration.parseOffLoopThreshold
+    }
+
+    /// Parses one large message on the parser thread (its chunks joined there); reads and later
+    /// messages wait, then input processing resumes on the loop with the call queued in its place.
+    private func parseOffLoop(_ message: FramedMessage, on parser: NIOThreadPool) {
         parsing = true
         let depthLimit = configuration.maxDepth
-        let size = message.readableBytes
+        let size = message.size
         let decoder = configuration.largeCallDecoder
-        parser.runIfActive(eventLoop: eventLoop) { () throws -> (VarlinkCall, (any Sendable)?) in
+        // The call comes back in a box emptied here: the future keeps its result as long as
+        // it lives, and must not keep the last copy of the parameters for the loop to free.
+        parser.runIfActive(eventLoop: eventLoop) { () throws -> ParsedCall in
+            let joined = message.joined()
             // The service's decoder first (straight from the bytes), else the general way.
             if let decoder,
-                let (call, decoded) = message.readableBytesView.withContiguousStorageIfAvailable({
+                let (call, decoded) = joined.readableBytesView.withContiguousStorageIfAvailable({
                     VarlinkCall.large($0, depthLimit: depthLimit, decoder: decoder)
                 }) ?? nil
             {
-                return (call, decoded)
+                return ParsedCall(call, decoded: decoded)
             }
-            return (try VarlinkCall(message: message.readableBytesView, depthLimit: depthLimit), nil)
+            return ParsedCall(try VarlinkCall(message: joined.readableBytesView, depthLimit: depthLimit))
         }.assumeIsolated().whenComplete { result in
             self.parsing = false
-            guard self.isOpen else { return }
-            switch result {
+            let parsed = result.map { $0.take() }
+            guard self.isOpen else {
+                if case .success(var (call, decoded)) = parsed {
+                    let garbage = Garbage(call.parameters, decoded: decoded)
+                    call.parameters = [:]
+                    decoded = nil
+                    self.releaseOffLoop(garbage, size: size)
+                }
+                return
+            }
+            switch parsed {
             case .success(let (call, decoded)):
                 self.pendingCalls.append((call, size, decoded))
                 self.pendingCallBytes += size
@@ -432,6 +467,26 @@ public final class VarlinkConnection {
         guard current === context else { return }
         current = nil
         dispatchPending()
+    }
+
+    /// Frees a large call's parameters on the parser thread, where they were built (`garbage`
+    /// holding the last reference): the JSON tree of a 15 MiB message is millions of values,
+    /// and freeing it on the loop held every client and device up for tens of milliseconds.
+    /// What it freed is reported to ``VarlinkService/memoryReleased`` once it is gone. Called
+    /// when the call's context goes (answered or not: its client may have left) and for calls
+    /// parsed but never run.
+    func releaseOffLoop(_ garbage: Garbage, size: Int) {
+        guard let parser = configuration.parser else { return }
+        let service = self.service
+        let eventLoop = self.eventLoop
+        parser.runIfActive(eventLoop: eventLoop) { () -> Bool in
+            garbage.value = nil
+            garbage.decoded = nil
+            return !eventLoop.inEventLoop
+        }.assumeIsolated().whenComplete { result in
+            if case .success(true) = result { service.callsReleasedOffLoop += 1 }
+            service.memoryReleased?(size)
+        }
     }
 
     /// After the client shut its sending side: close once every call is answered and written.
@@ -712,5 +767,33 @@ final class VarlinkChannelHandler: ChannelDuplexHandler {
 
     func read(context: ChannelHandlerContext) {
         if connection.shouldRead() { context.read() }
+    }
+}
+
+/// What is freed on another thread: the last reference, dropped there.
+final class Garbage: @unchecked Sendable {
+    var value: JSONValue?
+    /// What a ``LargeCallDecoder`` read from the same message (a whole scene).
+    var decoded: (any Sendable)?
+    init(_ value: JSONValue, decoded: (any Sendable)? = nil) {
+        self.value = value
+        self.decoded = decoded
+    }
+}
+
+/// A call parsed on the parser thread, taken out on the loop.
+private final class ParsedCall: @unchecked Sendable {
+    private var call: VarlinkCall?
+    private var decoded: (any Sendable)?
+    init(_ call: VarlinkCall, decoded: (any Sendable)? = nil) {
+        self.call = call
+        self.decoded = decoded
+    }
+    func take() -> (VarlinkCall, (any Sendable)?) {
+        defer {
+            call = nil
+            decoded = nil
+        }
+        return (call!, decoded)
     }
 }

@@ -67,6 +67,10 @@ public final class VarlinkServer: Sendable {
         public var acceptBackoff = TimeAmount.milliseconds(250)
         /// Listen backlog.
         public var backlog: Int32 = 256
+        /// Connections accepted and set up in one turn of the event loop at most: a client
+        /// opening a thousand at once is taken a few per turn, and the calls of the clients
+        /// already connected are answered in between (the rest wait in the backlog).
+        public var acceptsPerLoopTurn: UInt = 4
         public var logger = Logger(label: "varlink")
 
         public init() {}
@@ -167,6 +171,7 @@ public final class VarlinkServer: Sendable {
     ) -> EventLoopFuture<VarlinkServer> {
         let bootstrap = ServerBootstrap(group: eventLoop)
             .serverChannelOption(ChannelOptions.backlog, value: configuration.backlog)
+            .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: max(configuration.acceptsPerLoopTurn, 1))
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
@@ -177,6 +182,7 @@ public final class VarlinkServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let service = box.value
+                    service.connectionSetUp(eventLoop: channel.eventLoop)
                     if let cap = configuration.maxConnections, service.openChannels >= cap {
                         service.refusedOverCap += 1
                         if service.refusedOverCap == 1 || service.refusedOverCap.isMultiple(of: 1000) {

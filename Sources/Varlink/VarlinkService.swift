@@ -126,6 +126,12 @@ public final class VarlinkService {
         liveConnections.values.filter { $0.peer.uid == uid }
     }
 
+    /// How many open, accepted connections one user has, without visiting them: a per-uid cap is
+    /// checked at every connection, and counting by a pass over all of them made opening n
+    /// connections cost the loop n² steps.
+    public func connectionCount(ofUID uid: UInt32) -> Int { connectionsByUID[uid] ?? 0 }
+    private var connectionsByUID: [UInt32: Int] = [:]
+
     // MARK: Batched writes
 
     private var writeBatchDepth = 0
@@ -231,20 +237,36 @@ public final class VarlinkService {
     var openChannels = 0
     /// Connections refused because ``VarlinkServer/Configuration/maxConnections`` were open.
     var refusedOverCap = 0
+    /// Large calls whose parameters were freed on the parser thread, not on the loop (for tests).
+    var callsReleasedOffLoop = 0
+    /// Socket connections set up since the loop last ran its queued tasks, and the most seen
+    /// in one such turn (for tests: ``VarlinkServer/Configuration/acceptsPerLoopTurn``).
+    private var setUpThisTurn = 0
+    private(set) var mostSetUpInOneTurn = 0
+
+    /// A socket connection was accepted and is being set up.
+    func connectionSetUp(eventLoop: any EventLoop) {
+        if setUpThisTurn == 0 { eventLoop.assumeIsolated().execute { self.setUpThisTurn = 0 } }
+        setUpThisTurn += 1
+        mostSetUpInOneTurn = max(mostSetUpInOneTurn, setUpThisTurn)
+    }
 
     func connectionAccepted(_ connection: VarlinkConnection) -> Bool {
         if isShuttingDown { return false }
-        if let cap = connection.configuration.maxConnectionsPerUID, connections(ofUID: connection.peer.uid).count >= cap {
+        if let cap = connection.configuration.maxConnectionsPerUID, connectionCount(ofUID: connection.peer.uid) >= cap {
             connection.logger.notice("connection refused: too many connections for this uid", metadata: ["limit": "\(cap)"])
             return false
         }
         if let acceptConnection, !acceptConnection(connection) { return false }
         liveConnections[connection.id] = connection
+        connectionsByUID[connection.peer.uid, default: 0] += 1
         return true
     }
 
     func connectionDidClose(_ connection: VarlinkConnection) {
         guard liveConnections.removeValue(forKey: connection.id) != nil else { return }
+        let left = connectionsByUID[connection.peer.uid, default: 1] - 1
+        connectionsByUID[connection.peer.uid] = left > 0 ? left : nil
         connectionClosed?(connection)
     }
 }

@@ -1,0 +1,88 @@
+import Glibc
+import Testing
+@testable import Varlink
+
+/// What setting up one connection costs the event loop does not grow with the connections
+/// already open, and needs no file read (issue 11: a client opening a thousand connections).
+@Suite("Connection setup", .timeLimit(.minutes(1)))
+struct ConnectionSetupTests {
+    @Test("a peer without supplementary groups is known to have none from the socket, without reading /proc")
+    func noGroupsWithoutProc() async throws {
+        // Meaningful only for a test process without supplementary groups (as CI runs it); one
+        // with groups reads them from the socket as before, which ServerProtocolTests checks.
+        guard getgroups(0, nil) == 0 else { return }
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let before = PeerCredentials.procStatusReads.load(ordering: .relaxed)
+        for _ in 0..<3 {
+            let who = try server.client().call("org.example.test.WhoAmI")
+            #expect(who["groups"] == .array([]))
+        }
+        #expect(PeerCredentials.procStatusReads.load(ordering: .relaxed) == before)
+    }
+
+    @Test("the Groups line of /proc/<pid>/status is read in one pass, and a malformed one is refused")
+    func statusGroups() {
+        func groups(_ text: String) -> [UInt32]? { PeerCredentials.groups(inStatus: Array(text.utf8)) }
+        #expect(groups("Name:\tx\nUid:\t0\t0\t0\t0\nGroups:\t4 24 27 1000 \nNStgid:\t1\n") == [4, 24, 27, 1000])
+        #expect(groups("Groups:\t \n") == [])
+        #expect(groups("Name:\tGroups: 5\nGroups:\t0\n") == [0])
+        #expect(groups("Name:\tx\n") == nil)
+        #expect(groups("Groups:\t1 x\n") == nil)
+        #expect(groups("Groups:\t99999999999\n") == nil)
+        let own = PeerCredentials.procGroups(pid: getpid())
+        let count = getgroups(0, nil)
+        var expected = [gid_t](repeating: 0, count: Int(max(count, 0)))
+        _ = getgroups(count, &expected)
+        #expect(own == expected.sorted())
+    }
+
+    @Test("the per-uid connection count follows connections opened and closed")
+    func countPerUID() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let uid = getuid()
+        func count() async throws -> (Int, Int) {
+            try await server.server.withService { ($0.connectionCount(ofUID: uid), $0.connections(ofUID: uid).count) }
+        }
+        var clients: [VarlinkClient] = []
+        for _ in 0..<5 {
+            let client = try server.client()
+            _ = try client.call("org.example.test.WhoAmI")
+            clients.append(client)
+        }
+        let opened = try await count()
+        #expect(opened.0 == 5 && opened.1 == 5)
+        for client in clients.suffix(2) { client.close() }
+        clients.removeLast(2)
+        var now = try await count()
+        for _ in 0..<300 where now.0 != 3 {
+            usleep(10_000)
+            now = try await count()
+        }
+        #expect(now.0 == 3 && now.1 == 3)
+        #expect(try await server.server.withService { $0.connectionCount(ofUID: uid &+ 1) } == 0)
+    }
+
+    @Test("a burst of connections is accepted a few per loop turn, as configured, and every one is set up")
+    func acceptsPaced() async throws {
+        let server = try await TestServer.start(configure: { $0.acceptsPerLoopTurn = 2 })
+        defer { Task { await server.stop() } }
+        // The loop is held while the burst arrives, so that all of it waits in the backlog.
+        async let held: Void = server.server.withService { _ in usleep(300_000) }
+        usleep(50_000)
+        var clients: [VarlinkClient] = []
+        for _ in 0..<40 { clients.append(try server.client()) }
+        try await held
+        let uid = getuid()
+        var open = 0
+        for _ in 0..<500 where open < 40 {
+            usleep(10_000)
+            open = try await server.server.withService { $0.connectionCount(ofUID: uid) }
+        }
+        #expect(open == 40)
+        let most = try await server.server.withService { $0.mostSetUpInOneTurn }
+        #expect(most >= 1 && most <= 2, "\(most) connections were set up in one loop turn")
+        _ = try clients[39].call("org.example.test.WhoAmI")
+    }
+}

@@ -1,0 +1,99 @@
+import Glibc
+import NIOCore
+import NIOPosix
+import Testing
+@testable import Varlink
+
+/// Large messages cost the event loop nothing proportional to their size: they arrive in the
+/// chunks they were read in, are joined and parsed on the parser thread, and their calls are
+/// freed there once answered (issue 11: a 15 MiB message held others up for 49 ms).
+@Suite("Large calls off the event loop", .timeLimit(.minutes(1)))
+struct LargeCallTests {
+    @Test("a large message that arrives in many reads is kept in the chunks it came in, not copied into one growing buffer")
+    func largeMessageInChunks() throws {
+        var framer = MessageFramer(maxMessageSize: 4 << 20)
+        var sent: [UInt8] = []
+        for index in 0..<20 {
+            let chunk = [UInt8](repeating: UInt8(ascii: "a") + UInt8(index), count: MessageFramer.chunkSize)
+            sent += chunk
+            framer.append(ByteBuffer(bytes: chunk))
+            #expect(try framer.nextMessage() == nil)
+        }
+        #expect(framer.chunkCount == 20)
+        #expect(framer.pendingBytes == 20 * MessageFramer.chunkSize)
+        framer.append(ByteBuffer(bytes: Array("end\0next".utf8)))
+        let message = try #require(try framer.nextMessage())
+        #expect(message.parts.count == 21)
+        #expect(message.size == sent.count + 3)
+        #expect(Array(buffer: message.joined()) == sent + Array("end".utf8))
+        #expect(framer.pendingBytes == 4)
+        #expect(framer.chunkCount == 1)
+    }
+
+    @Test("a message trickled in small reads is joined as it comes: no list of tiny chunks")
+    func trickleJoined() throws {
+        var framer = MessageFramer(maxMessageSize: 1 << 20)
+        for _ in 0..<5_000 {
+            framer.append(ByteBuffer(bytes: Array("0123456789".utf8)))
+            #expect(try framer.nextMessage() == nil)
+        }
+        // 50,000 bytes, under a chunk: one buffer.
+        #expect(framer.chunkCount == 1)
+        framer.append(ByteBuffer(bytes: [0]))
+        let message = try #require(try framer.nextMessage())
+        #expect(message.parts.count == 1)
+        #expect(message.size == 50_000)
+    }
+
+    @Test("the size cap counts every chunk of a partial message")
+    func capAcrossChunks() throws {
+        var framer = MessageFramer(maxMessageSize: 3 * MessageFramer.chunkSize)
+        for _ in 0..<3 {
+            framer.append(ByteBuffer(bytes: [UInt8](repeating: 120, count: MessageFramer.chunkSize)))
+            #expect(try framer.nextMessage() == nil)
+        }
+        framer.append(ByteBuffer(bytes: [120]))
+        #expect(throws: VarlinkProtocolError.messageTooLarge(limit: 3 * MessageFramer.chunkSize)) { try framer.nextMessage() }
+    }
+
+    @Test("a large call's parameters are freed on the parser thread once it is answered (or its client left), a small call's on the loop")
+    func largeCallFreedOffLoop() async throws {
+        let parser = NIOThreadPool(numberOfThreads: 1)
+        parser.start()
+        let server = try await TestServer.start(configure: {
+            $0.parser = parser
+            $0.parseOffLoopThreshold = 64 << 10
+        })
+        defer {
+            Task {
+                await server.stop()
+                try? await parser.shutdownGracefully()
+            }
+        }
+        func releasedOffLoop() async throws -> Int { try await server.server.withService { $0.callsReleasedOffLoop } }
+        let client = try server.client()
+        let big = String(repeating: "x", count: 100 << 10)
+        #expect(try client.call("org.example.test.Echo", ["text": .string("small")])["text"] == "small")
+        #expect(try await releasedOffLoop() == 0)
+        #expect(try client.call("org.example.test.Echo", ["text": .string(big)])["text"] == .string(big))
+        var released = 0
+        for _ in 0..<500 where released < 1 {
+            released = try await releasedOffLoop()
+            usleep(10_000)
+        }
+        #expect(released == 1, "the large Echo's parameters were not freed on the parser thread")
+        // Small calls after it: still one.
+        #expect(try client.call("org.example.test.Echo", ["text": .string("small")])["text"] == "small")
+        #expect(try await releasedOffLoop() == 1)
+        // A large call whose client goes away before it is answered.
+        let leaving = try server.client()
+        try leaving.sendRaw(VarlinkCall(method: "org.example.test.Delayed", parameters: ["milliseconds": 200, "tag": .string(big)]).serialized() + [0])
+        usleep(50_000)
+        leaving.close()
+        for _ in 0..<500 where released < 2 {
+            released = try await releasedOffLoop()
+            usleep(10_000)
+        }
+        #expect(released == 2, "the call of the client that left was not freed on the parser thread")
+    }
+}
