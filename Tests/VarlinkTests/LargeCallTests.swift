@@ -1,4 +1,5 @@
 import Glibc
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Testing
@@ -95,5 +96,22 @@ struct LargeCallTests {
             usleep(10_000)
         }
         #expect(released == 2, "the call of the client that left was not freed on the parser thread")
+    }
+
+    @Test("each closed connection reports its own memory freed, so a burst of closes ends in a trim")
+    func closedConnectionsReportTheirMemory() async throws {
+        let released = NIOLockedValueBox(0)
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.server.withService { $0.memoryReleased = { bytes in released.withLockedValue { $0 += bytes } } }
+        let count = 300
+        var clients: [VarlinkClient] = []
+        for _ in 0..<count { clients.append(try server.client()) }
+        // Every one accepted (a call answered on each), then all closed.
+        for client in clients { _ = try client.call("org.example.test.Echo", ["text": "x"]) }
+        for client in clients { client.close() }
+        let expected = count * VarlinkConnection.perConnectionCost
+        for _ in 0..<500 where released.withLockedValue({ $0 }) < expected { usleep(10_000) }
+        #expect(released.withLockedValue { $0 } >= expected, "closing \(count) connections reported less than \(expected) bytes freed: MemoryReturn's 1 MiB threshold would never trim after 1,000 idle connections left")
     }
 }
