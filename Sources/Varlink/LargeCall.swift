@@ -39,7 +39,7 @@ extension VarlinkCall {
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         var method: String?
         var decoded: DecodedParameters?
-        var flags: (oneway: Bool?, more: Bool?, upgrade: Bool?) = (nil, nil, nil)
+        var flags = CallFlags()
         repeat {
             guard let key = reader.string(), reader.take(UInt8(ascii: ":")) else { return nil }
             switch key {
@@ -57,18 +57,7 @@ extension VarlinkCall {
                 reader.position = start + parameters.length
                 decoded = parameters
             case "oneway", "more", "upgrade":
-                guard case .bool(let flag)? = reader.scalar() else { return nil }
-                switch key {
-                case "oneway":
-                    guard flags.oneway == nil else { return nil }
-                    flags.oneway = flag
-                case "more":
-                    guard flags.more == nil else { return nil }
-                    flags.more = flag
-                default:
-                    guard flags.upgrade == nil else { return nil }
-                    flags.upgrade = flag
-                }
+                guard case .bool(let flag)? = reader.scalar(), flags.take(key, flag) else { return nil }
             default:
                 return nil
             }

@@ -11,7 +11,7 @@ extension VarlinkCall {
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         var method: String?
         var parameters: [String: JSONValue]?
-        var flags: (oneway: Bool?, more: Bool?, upgrade: Bool?) = (nil, nil, nil)
+        var flags = CallFlags()
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
                 guard let key = reader.string(), reader.take(UInt8(ascii: ":")) else { return nil }
@@ -33,18 +33,7 @@ extension VarlinkCall {
                     }
                     parameters = members
                 case "oneway", "more", "upgrade":
-                    guard case .bool(let flag)? = reader.scalar() else { return nil }
-                    switch key {
-                    case "oneway":
-                        guard flags.oneway == nil else { return nil }
-                        flags.oneway = flag
-                    case "more":
-                        guard flags.more == nil else { return nil }
-                        flags.more = flag
-                    default:
-                        guard flags.upgrade == nil else { return nil }
-                        flags.upgrade = flag
-                    }
+                    guard case .bool(let flag)? = reader.scalar(), flags.take(key, flag) else { return nil }
                 default:
                     return nil
                 }
@@ -120,5 +109,28 @@ extension VarlinkCall {
             default: return nil
             }
         }
+    }
+}
+
+/// A call's `oneway`, `more` and `upgrade` as the fast readers find them (each at most once).
+struct CallFlags {
+    var oneway: Bool?
+    var more: Bool?
+    var upgrade: Bool?
+
+    /// Sets the flag named `key` (one of the three); false when it was already given.
+    mutating func take(_ key: String, _ value: Bool) -> Bool {
+        switch key {
+        case "oneway":
+            guard oneway == nil else { return false }
+            oneway = value
+        case "more":
+            guard more == nil else { return false }
+            more = value
+        default:
+            guard upgrade == nil else { return false }
+            upgrade = value
+        }
+        return true
     }
 }
