@@ -45,18 +45,9 @@ final class InputInterface {
             json.string(command)
             json.raw(#","phase":"#)
             json.string(phase)
-            if let detents {
-                json.raw(#","detents":"#)
-                json.int(detents)
-            }
-            if let fraction {
-                json.raw(#","fraction":"#)
-                try json.double(fraction)
-            }
-            if let velocity {
-                json.raw(#","velocity":"#)
-                try json.double(velocity)
-            }
+            json.member(#","detents":"#, detents)
+            try json.member(#","fraction":"#, fraction)
+            try json.member(#","velocity":"#, velocity)
             json.raw(#","eventTimeUsec":"#)
             json.int(Int(eventTimeUsec))
             json.raw("}}")

@@ -16,10 +16,7 @@ extension BindingState {
             json.raw(#","isTrue":"#)
             json.bool(isTrue)
         }
-        if let value {
-            json.raw(#","value":"#)
-            json.string(value)
-        }
+        json.member(#","value":"#, value)
         json.byte(UInt8(ascii: "}"))
     }
 }
@@ -44,10 +41,7 @@ extension Cause {
             json.raw(#","direction":"#)
             json.string(direction.rawValue)
         }
-        if let device {
-            json.raw(#","device":"#)
-            json.string(device)
-        }
+        json.member(#","device":"#, device)
         json.byte(UInt8(ascii: "}"))
     }
 }
@@ -92,10 +86,7 @@ extension FocusState {
         json.string(scene)
         json.raw(#","active":"#)
         json.bool(active)
-        if let focused {
-            json.raw(#","focused":"#)
-            json.string(focused)
-        }
+        json.member(#","focused":"#, focused)
         json.raw(#","path":"#)
         json.write(path)
         json.raw(#","bindings":"#)
@@ -106,10 +97,7 @@ extension FocusState {
         json.write(sceneValues)
         json.raw(#","focusEffectEnabled":"#)
         json.bool(focusEffectEnabled)
-        if let accessibilityFocused {
-            json.raw(#","accessibilityFocused":"#)
-            json.string(accessibilityFocused)
-        }
+        json.member(#","accessibilityFocused":"#, accessibilityFocused)
         json.raw(#","accessibilityBindings":"#)
         json.write(accessibilityBindings)
         json.raw(#","scroll":["#)
@@ -131,14 +119,8 @@ extension Event {
         json.string(scene)
         json.raw(#","revision":"#)
         json.int(revision)
-        if let from {
-            json.raw(#","from":"#)
-            json.string(from)
-        }
-        if let to {
-            json.raw(#","to":"#)
-            json.string(to)
-        }
+        json.member(#","from":"#, from)
+        json.member(#","to":"#, to)
         if let cause {
             json.raw(#","cause":"#)
             cause.write(into: &json)
@@ -147,26 +129,11 @@ extension Event {
             json.raw(#","track":"#)
             json.string(track.rawValue)
         }
-        if let detents {
-            json.raw(#","detents":"#)
-            json.int(detents)
-        }
-        if let fraction {
-            json.raw(#","fraction":"#)
-            try json.double(fraction)
-        }
-        if let velocity {
-            json.raw(#","velocity":"#)
-            try json.double(velocity)
-        }
-        if let command {
-            json.raw(#","command":"#)
-            json.string(command)
-        }
-        if let device {
-            json.raw(#","device":"#)
-            json.string(device)
-        }
+        json.member(#","detents":"#, detents)
+        try json.member(#","fraction":"#, fraction)
+        try json.member(#","velocity":"#, velocity)
+        json.member(#","command":"#, command)
+        json.member(#","device":"#, device)
         if let bindings {
             json.raw(#","bindings":"#)
             json.write(bindings)
@@ -175,22 +142,10 @@ extension Event {
             json.raw(#","values":"#)
             json.write(values)
         }
-        if let node {
-            json.raw(#","node":"#)
-            json.string(node)
-        }
-        if let offsetX {
-            json.raw(#","offsetX":"#)
-            try json.double(offsetX)
-        }
-        if let offsetY {
-            json.raw(#","offsetY":"#)
-            try json.double(offsetY)
-        }
-        if let index {
-            json.raw(#","index":"#)
-            json.int(index)
-        }
+        json.member(#","node":"#, node)
+        try json.member(#","offsetX":"#, offsetX)
+        try json.member(#","offsetY":"#, offsetY)
+        json.member(#","index":"#, index)
         json.byte(UInt8(ascii: "}"))
     }
 }

@@ -50,4 +50,28 @@ public struct JSONBytes {
         }
         bytes.append(contentsOf: value.description.utf8)
     }
+
+    // An optional member: its `key` (the raw text before the value, e.g. `,"index":`) and its
+    // value when there is one, nothing when it is nil (as `Codable` leaves a nil out).
+
+    /// Writes `key` and `value` unless `value` is nil.
+    @inlinable public mutating func member(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        raw(key)
+        string(value)
+    }
+
+    /// Writes `key` and `value` unless `value` is nil.
+    @inlinable public mutating func member(_ key: StaticString, _ value: Int?) {
+        guard let value else { return }
+        raw(key)
+        int(value)
+    }
+
+    /// Writes `key` and `value` unless `value` is nil; a non-finite value throws, as `double` does.
+    @inlinable public mutating func member(_ key: StaticString, _ value: Double?) throws {
+        guard let value else { return }
+        raw(key)
+        try double(value)
+    }
 }
