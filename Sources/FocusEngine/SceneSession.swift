@@ -114,12 +114,15 @@ public struct SceneSession: Sendable {
     }
 
     /// The `role` of the node holding main focus, if any (typing keys are unmapped for search/text).
-    public var focusedRole: String? { slot(.main).flatMap { store.slots[$0].node.role } }
+    /// (Read from the slot's box: `Slot.node` builds or copies the whole node; a slot without a
+    /// box has no role.)
+    public var focusedRole: String? { slot(.main).flatMap { store.slots[$0].box?.node.role } }
 
     /// True when the node holding main focus has the `edit` interaction (the crown edits it).
     public var focusedIsEditable: Bool {
-        // The slot's node read in place: `store.node(_:)` returns a copy of the whole node.
-        slot(.main).map { store.slots[$0].node.interactions?.contains(.edit) ?? false } ?? false
+        // The slot's box read in place: `store.node(_:)` and `Slot.node` return a copy of the
+        // whole node (a slot without a box has no interactions).
+        slot(.main).map { store.slots[$0].box?.node.interactions?.contains(.edit) ?? false } ?? false
     }
 
     /// The id of the node holding focus on `track` (nil when dismissed).

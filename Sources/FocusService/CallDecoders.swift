@@ -26,6 +26,22 @@ private func optionalString(_ members: [String: JSONValue], _ key: String) throw
     }
 }
 
+/// ``optionalString(_:_:)`` of a member already found.
+private func optionalString(_ value: JSONValue?, _ key: String) throws(VarlinkError) -> String? {
+    switch value {
+    case nil, .null?: return nil
+    case .string(let text)?: return text
+    default: throw .invalidParameter(key)
+    }
+}
+
+/// ``optionalEnum(_:_:)`` of a member already found.
+private func optionalEnum<T: RawRepresentable>(_ value: JSONValue?, _ key: String) throws(VarlinkError) -> T? where T.RawValue == String {
+    guard let text = try optionalString(value, key) else { return nil }
+    guard let value = T(rawValue: text) else { throw .invalidParameter(key) }
+    return value
+}
+
 private func optionalEnum<T: RawRepresentable>(_ members: [String: JSONValue], _ key: String) throws(VarlinkError) -> T? where T.RawValue == String {
     guard let text = try optionalString(members, key) else { return nil }
     guard let value = T(rawValue: text) else { throw .invalidParameter(key) }
@@ -38,8 +54,6 @@ struct MoveCall: Decodable, Equatable {
     var wrap: Bool?
     var track: Track?
 
-    private static let known: Set<String> = ["direction", "scene", "wrap", "track"]
-
     init(direction: Direction, scene: String? = nil, wrap: Bool? = nil, track: Track? = nil) {
         self.direction = direction
         self.scene = scene
@@ -50,18 +64,35 @@ struct MoveCall: Decodable, Equatable {
     /// What `parameters.decodeParameters(MoveCall.self)` gives, without `Decodable`.
     init(parameters: JSONValue) throws(VarlinkError) {
         guard case .object(let members) = parameters else { throw .invalidParameter("parameters") }
-        try rejectUnknown(members, known: Self.known)
-        guard case .string(let text)? = members["direction"], let direction = Direction(rawValue: text) else {
+        // One pass over the members (a `Move` has two or three), each named by comparing
+        // strings: a lookup per field and a set lookup per member hashed six strings a call.
+        var direction: JSONValue?, scene: JSONValue?, wrap: JSONValue?, track: JSONValue?
+        var unknown: String?
+        for (key, value) in members {
+            if key == "direction" {
+                direction = value
+            } else if key == "scene" {
+                scene = value
+            } else if key == "wrap" {
+                wrap = value
+            } else if key == "track" {
+                track = value
+            } else if unknown == nil || key < unknown! {
+                unknown = key
+            }
+        }
+        if let unknown { throw .invalidParameter(unknown) }
+        guard case .string(let text)? = direction, let direction = Direction(rawValue: text) else {
             throw .invalidParameter("direction")
         }
         self.direction = direction
-        scene = try optionalString(members, "scene")
-        switch members["wrap"] {
-        case nil, .null?: wrap = nil
-        case .bool(let flag)?: wrap = flag
+        self.scene = try optionalString(scene, "scene")
+        switch wrap {
+        case nil, .null?: self.wrap = nil
+        case .bool(let flag)?: self.wrap = flag
         default: throw .invalidParameter("wrap")
         }
-        track = try optionalEnum(members, "track")
+        self.track = try optionalEnum(track, "track")
     }
 }
 

@@ -83,15 +83,17 @@ public final class SceneHub {
     /// daemon hands large amounts of freed memory back to the system).
     public var nodesFreed: ((Int) -> Void)?
     private var entries: [String: Entry] = [:]
-    public private(set) var activeName: String?
+    @exclusivity(unchecked) public private(set) var activeName: String?
     private var clock: UInt64 = 0
     private var monitors: [UInt64: Monitor] = [:]
     private var nextMonitor: UInt64 = 1
     /// Names the event being handed to the monitors while they run (0: none), so an interface
     /// can encode it once for all of them by this number instead of comparing whole events.
     /// Every delivery gets a fresh one; a delivery nested in another restores the outer one.
-    private(set) var deliveryToken: UInt64 = 0
-    private var lastDeliveryToken: UInt64 = 0
+    /// The tokens and `activeName` are only read and assigned whole, so their runtime access
+    /// checks (`@exclusivity(unchecked)`: ~85 instructions each, several per event) could never fire.
+    @exclusivity(unchecked) private(set) var deliveryToken: UInt64 = 0
+    @exclusivity(unchecked) private var lastDeliveryToken: UInt64 = 0
     /// Each scene's last directional move on the main track (`io.focusd.Inspect.ExplainMove`).
     private var lastMoves: [String: LastMove] = [:]
 
@@ -454,8 +456,8 @@ public final class SceneHub {
     public func withSession(
         _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome
     ) throws(FocusError) -> (Outcome, FocusState) {
-        let name = try resolve(name)
-        let outcome = try apply(resolved: name, body)
+        let (name, index) = try resolveIndex(name)
+        let outcome = try apply(resolved: name, at: index, body)
         let active = name == activeName
         return (outcome, inPlace(name) { entry in entry.session.state(active: active) })
     }
@@ -465,13 +467,16 @@ public final class SceneHub {
     /// built and thrown away on every key press otherwise.
     @discardableResult
     public func apply(_ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome) throws(FocusError) -> Outcome {
-        try apply(resolved: try resolve(name), body)
+        let (name, index) = try resolveIndex(name)
+        return try apply(resolved: name, at: index, body)
     }
 
-    private func apply(resolved name: String, _ body: (inout SceneSession) throws(FocusError) -> Outcome) throws(FocusError) -> Outcome {
+    private func apply(
+        resolved name: String, at index: [String: Entry].Index, _ body: (inout SceneSession) throws(FocusError) -> Outcome
+    ) throws(FocusError) -> Outcome {
         // Every access goes through the entry in place: reading `entries[name]!.session.x`
         // copies the entry out first, a retain and release of each of the session's buffers.
-        let (outcome, memory, scrolls) = try inPlace(name) { entry throws(FocusError) in
+        let (outcome, memory, scrolls) = try inPlace(at: index) { entry throws(FocusError) in
             let memory = entry.session.sectionMemory  // a reference, copied only if it changes
             let scrolls = entry.session.scrollMemory  // likewise
             return (try body(&entry.session), memory, scrolls)
@@ -495,6 +500,18 @@ public final class SceneHub {
     /// `Lint` of a scene that is not installed.
     public func lint(_ scene: Scene) throws(FocusError) -> [Problem] {
         try SceneSession.lint(scene, limits: limits)
+    }
+
+    /// ``resolve(_:)`` and the entry's index, found with one lookup (the name's hash), for a
+    /// change made at once; anything after a delivery looks the name up again (a monitor may
+    /// have changed the scenes).
+    private func resolveIndex(_ name: String?) throws(FocusError) -> (String, [String: Entry].Index) {
+        if let name {
+            guard let index = entries.index(forKey: name) else { throw .noSuchScene(scene: name) }
+            return (name, index)
+        }
+        guard let active = activeName, let index = entries.index(forKey: active) else { throw .noSuchScene(scene: "") }
+        return (active, index)
     }
 
     private func resolve(_ name: String?) throws(FocusError) -> String {
@@ -521,6 +538,13 @@ public final class SceneHub {
             deliver(.state(entry.session.state(active: name == activeName)))
         }
         return MonitorID(raw: id)
+    }
+
+    /// Whether ``addMonitor(scene:deliver:)`` delivers a state at once for `scene` (nil: the
+    /// active one): the scene is installed.
+    public func deliversStateAtOnce(scene: String?) -> Bool {
+        guard let name = scene ?? activeName else { return false }
+        return entries.index(forKey: name) != nil
     }
 
     public func removeMonitor(_ id: MonitorID) {

@@ -21,13 +21,14 @@ extension VarlinkCall {
                     method = name
                 case "parameters":
                     guard parameters == nil, reader.take(UInt8(ascii: "{")) else { return nil }
-                    var members: [String: JSONValue] = [:]
+                    // Room for a few members at once (growing from empty to two resized it
+                    // once per call), and one lookup per member (a duplicate is refused).
+                    var members = [String: JSONValue](minimumCapacity: 4)
                     if !reader.take(UInt8(ascii: "}")) {
                         repeat {
-                            guard let name = reader.string(), members[name] == nil, reader.take(UInt8(ascii: ":")),
-                                let value = reader.scalar()
+                            guard let name = reader.string(), reader.take(UInt8(ascii: ":")), let value = reader.scalar(),
+                                members.updateValue(value, forKey: name) == nil
                             else { return nil }
-                            members[name] = value
                         } while reader.take(UInt8(ascii: ","))
                         guard reader.take(UInt8(ascii: "}")) else { return nil }
                     }

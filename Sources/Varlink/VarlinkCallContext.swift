@@ -70,7 +70,8 @@ public final class VarlinkCallContext {
     public private(set) var call: VarlinkCall
     /// The connection it came on.
     public let connection: VarlinkConnection
-    private var answered = false
+    /// Unchecked: only read and assigned whole (see ``VarlinkConnection``'s rule).
+    @exclusivity(unchecked) private var answered = false
     private var activeStream: VarlinkStream?
 
     /// The parameters as the server's ``LargeCallDecoder`` read them from the message's bytes
@@ -249,15 +250,19 @@ public final class VarlinkStream {
     }
 
     private let context: VarlinkCallContext
-    private var finished = false
+    /// Unchecked: only read and assigned whole (see ``VarlinkConnection``'s rule).
+    @exclusivity(unchecked) private var finished = false
+    /// The call's `oneway`, which never changes (reading it through `context.call` was an
+    /// access check and a copy of the call for every reply).
+    private let oneway: Bool
 
     /// The connection the stream writes to.
-    public var connection: VarlinkConnection { context.connection }
+    public let connection: VarlinkConnection
     /// The call the stream answers.
     public var call: VarlinkCall { context.call }
 
     /// Whether coalescible replies were skipped since the client last caught up.
-    public internal(set) var isBehind = false
+    @exclusivity(unchecked) public internal(set) var isBehind = false
 
     /// Called (once per episode) when a stream that skipped coalescible replies may send again.
     public var onCaughtUp: (() -> Void)?
@@ -267,6 +272,8 @@ public final class VarlinkStream {
 
     init(context: VarlinkCallContext) {
         self.context = context
+        self.connection = context.connection
+        self.oneway = context.oneway
     }
 
     /// Whether replies can still be sent (not finished, connection open).
@@ -282,7 +289,7 @@ public final class VarlinkStream {
     @discardableResult
     public func send(_ parameters: JSONValue, coalescible: Bool = false) -> SendOutcome {
         guard isOpen else { return .closed }
-        if context.oneway { return .queued }
+        if oneway { return .queued }
         if coalescible && (isBehind || connection.isOverQueueLimit) {
             if !isBehind {
                 isBehind = true
@@ -299,7 +306,7 @@ public final class VarlinkStream {
     @discardableResult
     public func send(encoding value: some Encodable, coalescible: Bool = false) throws -> SendOutcome {
         guard isOpen else { return .closed }
-        if context.oneway { return .queued }
+        if oneway { return .queued }
         if coalescible && (isBehind || connection.isOverQueueLimit) {
             return send([:], coalescible: true)  // marks the stream behind; nothing is sent
         }
@@ -312,7 +319,7 @@ public final class VarlinkStream {
     @discardableResult
     public func send(_ reply: VarlinkEncodedReply, coalescible: Bool = false) -> SendOutcome {
         guard isOpen else { return .closed }
-        if context.oneway { return .queued }
+        if oneway { return .queued }
         if coalescible && (isBehind || connection.isOverQueueLimit) {
             return send([:], coalescible: true)  // marks the stream behind; nothing is sent
         }

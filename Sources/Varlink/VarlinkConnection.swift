@@ -10,6 +10,13 @@ private let connectionCounter = Atomic<UInt64>(0)
 /// Lives on the server's event loop; use it only there. Calls on a connection are answered
 /// strictly in order: a call is dispatched only when the previous one has been answered (a
 /// stream: finished), so a `more` call holds back later calls on the same connection.
+///
+/// Properties marked `@exclusivity(unchecked)` are only ever read or assigned whole (or with
+/// `+=`/`-=`): never passed `inout`, never changed in place by a method, so no access to one can
+/// span another access to it and the runtime check can never fire. Each check cost ~85
+/// instructions (`swift_beginAccess`, its access set, a thread-local lookup) and a `Move` with 8
+/// monitors made ~190 of them here and in ``VarlinkStream`` (issue 13). Keep the rule when adding
+/// a use: a property mutated in place (`framer`, `pendingCalls`, `outgoing`, …) stays checked.
 public final class VarlinkConnection {
     /// A number unique among this process's connections.
     public let id: UInt64
@@ -18,43 +25,43 @@ public final class VarlinkConnection {
     /// The event loop the connection, its handlers and callbacks run on.
     public let eventLoop: any EventLoop
     /// Whether the connection is open.
-    public private(set) var isOpen = true
+    @exclusivity(unchecked) public private(set) var isOpen = true
     /// Bytes queued for the client and not yet written to the socket.
-    public private(set) var queuedBytes = 0
+    @exclusivity(unchecked) public private(set) var queuedBytes = 0
     /// What carries the messages (a WebSocket connection has no peer credentials to read).
-    public internal(set) var transport = VarlinkTransport.unixSocket
+    @exclusivity(unchecked) public internal(set) var transport = VarlinkTransport.unixSocket
 
     let service: VarlinkService
     let configuration: VarlinkServer.Configuration
     var logger: Logger
     private var channelContext: ChannelHandlerContext?
     /// Whether the channel's write-buffer watermarks make `isWritable` mean "NIO holds nothing".
-    private var writableMeansEmpty = false
+    @exclusivity(unchecked) private var writableMeansEmpty = false
     private var framer: MessageFramer
-    private var accepted = false
+    @exclusivity(unchecked) private var accepted = false
     private var pendingCalls = CircularBuffer<(call: VarlinkCall, size: Int, decoded: (any Sendable)?)>()
-    private var started = false
-    private var pendingCallBytes = 0
-    private var current: VarlinkCallContext?
-    private var dispatching = false
-    private var inputClosed = false
-    private var readHeld = false
+    @exclusivity(unchecked) private var started = false
+    @exclusivity(unchecked) private var pendingCallBytes = 0
+    @exclusivity(unchecked) private var current: VarlinkCallContext?
+    @exclusivity(unchecked) private var dispatching = false
+    @exclusivity(unchecked) private var inputClosed = false
+    @exclusivity(unchecked) private var readHeld = false
     /// A large message is being parsed on ``VarlinkServer/Configuration/parser``; later input
     /// waits for it (calls are answered in order).
-    private var parsing = false
+    @exclusivity(unchecked) private var parsing = false
     /// This connection's partly received bytes as counted in its uid's tally.
-    private var countedPartialInput = 0
-    private var inChannelRead = false
-    private var needsFlush = false
+    @exclusivity(unchecked) private var countedPartialInput = 0
+    @exclusivity(unchecked) private var inChannelRead = false
+    @exclusivity(unchecked) private var needsFlush = false
     /// Messages queued since the last write, written as one buffer (one write, one flush) when
     /// the read or the batch of writes that queued them ends; a message shared among
     /// connections (an event for every monitor) is held without a copy while it is alone.
     private var outgoing: ByteBuffer?
-    private var outgoingMessages = 0
+    @exclusivity(unchecked) private var outgoingMessages = 0
     /// Writes handed to the channel so far (each becomes one system call when flushed).
-    private(set) var writes = 0
+    @exclusivity(unchecked) private(set) var writes = 0
     /// Writes handed to the channel and not yet taken whole by the socket.
-    private var writesInFlight = 0
+    @exclusivity(unchecked) private var writesInFlight = 0
     /// Gathered messages are written at this size even while a write is in flight: a write
     /// completes only when the socket took all of it, and a client reading a large backlog
     /// should see the queue shrink (and its next calls answered) as it reads, not only at the end.
@@ -62,8 +69,8 @@ public final class VarlinkConnection {
     private var behindStreams: [ObjectIdentifier: VarlinkStream] = [:]
     private var closeCallbacks: [() -> Void] = []
     private var stallCheck: Scheduled<Void>?
-    private var lastWriteProgress = NIODeadline.now()
-    private var lastBufferedBytes = 0
+    @exclusivity(unchecked) private var lastWriteProgress = NIODeadline.now()
+    @exclusivity(unchecked) private var lastBufferedBytes = 0
 
     /// Reads are held while this many bytes of calls wait behind the current one.
     private static let pendingCallByteLimit = 1 << 20
@@ -72,13 +79,13 @@ public final class VarlinkConnection {
     private static let turnLength = TimeAmount.milliseconds(1)
     /// How long the connection then steps aside: enough for the loop to poll for I/O first.
     private static let turnPause = TimeAmount.microseconds(50)
-    private var pumpScheduled = false
+    @exclusivity(unchecked) private var pumpScheduled = false
     /// When this connection's turn began (nil: no calls answered since it last caught up or paused).
-    private var turnStart: NIODeadline?
+    @exclusivity(unchecked) private var turnStart: NIODeadline?
     /// Unparsed whole calls read ahead while replies are over the queue bound.
     private static let unparsedInputLimit = 1 << 20
     /// Whether the framer may hold a whole message not yet taken (false once `next()` said no).
-    private var framerHasMessage = false
+    @exclusivity(unchecked) private var framerHasMessage = false
     /// A call this large is reported to ``VarlinkService/memoryReleased`` once dispatched.
     private static let largeMessage = 64 << 10
 
@@ -136,7 +143,7 @@ public final class VarlinkConnection {
     }
 
     /// Messages queued and not yet written.
-    private var queuedMessages = 0
+    @exclusivity(unchecked) private var queuedMessages = 0
     /// What a queued message costs beyond its bytes (NIO's buffer, pending-write entry and
     /// promise, measured: 200 monitors cut at 512 KiB of ~150-byte events held 387 MiB).
     static let perMessageCost = 384
@@ -771,6 +778,11 @@ final class VarlinkChannelHandler: ChannelDuplexHandler {
         connection.channelInactive()
         context.fireChannelInactive()
     }
+
+    /// Not passed on: this is the last handler, the tail drops it, and a unix-socket channel's
+    /// 1-byte watermarks (``VarlinkConnection/channelActive(context:)``) change its writability
+    /// twice per write; the connection asks `isWritable` itself.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {}
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, event == .inputClosed {

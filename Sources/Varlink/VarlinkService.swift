@@ -134,7 +134,8 @@ public final class VarlinkService {
 
     // MARK: Batched writes
 
-    private var writeBatchDepth = 0
+    /// Unchecked: only read and changed by `+=`/`-=` (see ``VarlinkConnection``'s rule).
+    @exclusivity(unchecked) private var writeBatchDepth = 0
     private var connectionsToFlush: [VarlinkConnection] = []
 
     /// Whether writes are being batched (inside ``batchingWrites(_:)``).
@@ -194,11 +195,16 @@ public final class VarlinkService {
         // A parameter the method does not declare is a mistake to report, not to ignore (a typo
         // would otherwise pass unnoticed); sd-varlink answers the same. Nested fields are
         // checked by the strict decoding of `decodeParameters`.
-        if case .object(let members) = call.parameters,
-            let unknown = members.keys.filter({ !method.inputFields.contains($0) }).min()
-        {
-            context.fail(.invalidParameter(unknown))
-            return
+        if case .object(let members) = call.parameters {
+            // The smallest unknown name, without an array of them for every call.
+            var unknown: String?
+            for name in members.keys where !method.inputFields.contains(name) {
+                if unknown.map({ name < $0 }) ?? true { unknown = name }
+            }
+            if let unknown {
+                context.fail(.invalidParameter(unknown))
+                return
+            }
         }
         do {
             try entry.handler(context)
