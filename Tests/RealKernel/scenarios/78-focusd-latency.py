@@ -199,7 +199,8 @@ def body():
               f"({RELAY_PRESSES} presses; CPU per press + release: relay {relay_cpu:.0f} us, bare reader {reader_cpu:.0f} us)")
     floor = percentile(relays[2][1], 50)
     print(f"focusd (compiled client) / the 2-hop relay floor: median {percentile(client_compiled, 50) / max(1.0, floor):.1f}x; "
-          f"the structure alone (3 wake-ups) is {relay_ratios[2]:.1f}x of the goal's 4x the bare reader")
+          f"the structure alone (3 wake-ups) is {relay_ratios[2]:.1f}x of the goal's 4x the bare reader "
+          f"({floor / max(1.0, percentile(bare, 50)):.1f}x the bare reader of focusd's phase)")
     return (f"kernel->Focus Monitor client: {stats(client)}; compiled client: {stats(client_compiled)}; "
             f"bare reader: {stats(bare)}; median ratio {ratio:.1f}x (compiled {compiled_ratio:.1f}x) ({PRESSES} presses, {focusd.build} focusd, TCG guest, CLOCK_MONOTONIC; "
             f"bare reader at this client {stats(bare_client)}; Input Monitor on CLOCK_REALTIME {stats(client_input)}; "
