@@ -112,7 +112,7 @@ let package = Package(
         // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.
         .executableTarget(
             name: "focusd-testdevice",
-            dependencies: ["CLibevdev"],
+            dependencies: ["CLibevdev", "CInputLinux"],
             path: "Tests/RealKernel/TestDevice"
         ),
 

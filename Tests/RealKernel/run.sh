@@ -79,6 +79,7 @@ bin="$(cd "$repo" && swift build -c "$configuration" --build-path "$build_path" 
 # instructions per key press (1.4 M against ~0.15 M for a Move, callgrind), and under TCG that
 # is the whole figure. Built only when such a scenario is selected.
 release_focusd=""
+release_testdevice=""  # the relay floor of 78 (focusd-testdevice relay) in the same build as focusd
 selected_release=0
 for f in "$here"/scenarios/*; do
     name="$(basename "$f")"
@@ -88,14 +89,18 @@ done
 if ((selected_release)); then
     if [[ "$configuration" == release ]]; then
         release_focusd="$bin/focusd"
+        release_testdevice="$bin/focusd-testdevice"
     else
         if ((do_build)); then
             log "swift build -c release --product focusd (for the scenarios that measure the deployment build)"
             (cd "$repo" && swift build -c release --build-path "$build_path" --product focusd >&2) \
                 || log "the release focusd does not build: those scenarios run the $configuration build"
+            (cd "$repo" && swift build -c release --build-path "$build_path" --product focusd-testdevice >&2) \
+                || log "the release focusd-testdevice does not build: 78's relay floor runs the $configuration build"
         fi
         release_bin="$(cd "$repo" && swift build -c release --build-path "$build_path" --show-bin-path)"
         [[ -x "$release_bin/focusd" ]] && release_focusd="$release_bin/focusd"
+        [[ -x "$release_bin/focusd-testdevice" ]] && release_testdevice="$release_bin/focusd-testdevice"
     fi
 fi
 [[ -x "$bin/focusd-testdevice" ]] || { log "no $bin/focusd-testdevice (build it, or pass --build-path)"; exit 2; }
@@ -176,7 +181,7 @@ cat > "$results/stage2.sh" <<EOF
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
 export RK_REPO='$repo' RK_BIN='$bin' RK_FOCUSD='$focusd' RK_RESULTS=/realkernel-results RK_ONLY='$only'
-export RK_FOCUSD_RELEASE='$release_focusd'
+export RK_FOCUSD_RELEASE='$release_focusd' RK_TESTDEVICE_RELEASE='$release_testdevice'
 export PYTHONPATH='$here/lib:$pylib' PYTHONDONTWRITEBYTECODE=1
 # A checkout under /tmp or /run (CI may clone anywhere) must stay visible under the fresh mounts:
 # hold it aside with a bind mount and put it back at the same path.

@@ -30,6 +30,18 @@ let usage = """
                                     each reply as `recv=SEC.USEC JSON` (CLOCK_MONOTONIC, when this
                                     process read it), so a scenario times focusd without its own
                                     JSON parsing in the figure. Exits when the connection ends.
+      relay NODE SOCKET [--hops 1|2] [--size BYTES]
+                                    The relay floor (what focusd's threads cost without focusd's
+                                    work): listen on the Unix socket SOCKET, print `listening
+                                    SOCKET`, accept one client, read its call (up to a NUL) and
+                                    answer it, then read NODE with libevdev as `read` does and send
+                                    the client one NUL-terminated JSON message of BYTES bytes
+                                    (default 512) per EV_KEY event, carrying the kernel timestamp
+                                    (`kernel`, CLOCK_MONOTONIC), `code` and `value`. --hops 1: the
+                                    reader thread writes the socket itself; --hops 2 (default): it
+                                    hands each event to a writer thread (a locked queue and an
+                                    eventfd the writer waits on in epoll_wait), which writes. The
+                                    client is `monitor SOCKET`. Exits when the client or the device goes.
       help                          Print this text.
 
     script commands (one a line, # comments):
@@ -195,6 +207,7 @@ do {
     case "flood": try flood(arguments.dropFirst(2))
     case "read": try read(arguments.dropFirst(2))
     case "monitor": try monitor(arguments.dropFirst(2))
+    case "relay": try relay(arguments.dropFirst(2))
     case "help", "--help", "-h": emit(usage)
     case let other: throw ToolError("unknown command '\(other)'\n\(usage)")
     }

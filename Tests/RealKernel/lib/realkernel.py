@@ -19,6 +19,9 @@ FOCUSD = os.environ.get("RK_FOCUSD", "")
 # The deployment build of focusd, for the scenarios marked `# focusd-build: release` (empty: it
 # did not build, and they run FOCUSD).
 FOCUSD_RELEASE = os.environ.get("RK_FOCUSD_RELEASE", "")
+# The same build of the test tool, for the relay floor that 78 puts next to the release focusd
+# (empty: TESTDEVICE's build runs it).
+TESTDEVICE_RELEASE = os.environ.get("RK_TESTDEVICE_RELEASE", "")
 # Not "focusd...": focusd never lists devices whose name starts with "focusd" (its own virtual
 # devices; InputDevices' ownDevicePrefix).
 NAME_PREFIX = "test-focusd "
@@ -326,7 +329,8 @@ class Focusd:
 class CompiledMonitor:
     """A Monitor stream read by a compiled client, `focusd-testdevice monitor SOCKET`: each
     reply comes with the CLOCK_MONOTONIC time that process read it, so the figure leaves out
-    this Python process (its thread, JSON parsing) and measures focusd and the socket."""
+    this Python process (its thread, JSON parsing) and measures focusd and the socket. `focusd`
+    is anything with a `.socket` path (a `Relay` too)."""
 
     def __init__(self, focusd, interface="io.focusd.Focus"):
         self.proc = subprocess.Popen([TESTDEVICE, "monitor", focusd.socket, interface], stdout=subprocess.PIPE,
@@ -349,6 +353,34 @@ class CompiledMonitor:
                 return t, reply
 
     def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+class Relay:
+    """The relay floor, `focusd-testdevice relay NODE SOCKET --hops H --size BYTES`, with its
+    compiled client (`CompiledMonitor`, the client scenario 78 times focusd with): each key event
+    of NODE reaches the client as one `size`-byte message after H + 1 wake-ups (reader thread,
+    with 2 hops a writer thread, then the client), with none of focusd's work in between.
+    `client.expect` gives (receive time, {"kernel": "SEC.USEC", "code": N, "value": V, ...})."""
+
+    def __init__(self, node, hops, size):
+        self.socket = f"/run/focusd-test/relay-{hops}.sock"  # CompiledMonitor connects to .socket
+        os.makedirs(os.path.dirname(self.socket), exist_ok=True)
+        # The relay in focusd's build: a debug build's per-event instructions are not the structure's.
+        binary = TESTDEVICE_RELEASE or TESTDEVICE
+        self.build = os.path.basename(os.path.dirname(binary))
+        self.proc = subprocess.Popen([binary, "relay", node, self.socket, "--hops", str(hops), "--size", str(size)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.out = Lines(self.proc.stdout, f"relay --hops {hops}")
+        try:
+            self.out.expect(r"^listening ", timeout=20)
+        except Fail:
+            raise Fail(f"relay --hops {hops} did not start: {self.proc.stderr.read().strip() if self.proc.poll() is not None else ''}")
+        self.client = CompiledMonitor(self)
+
+    def stop(self):
+        self.client.stop()
         self.proc.kill()
         self.proc.wait()
 

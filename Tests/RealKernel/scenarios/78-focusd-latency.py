@@ -10,11 +10,12 @@
 # CLOCK_REALTIME µs (evdev stamps one event on every clock at once): it is checked against the
 # reader's, through the offset between the two clocks, and gives the same figure on the
 # realtime clock.
+import json
 import os
 import re
 import time
 
-from realkernel import CompiledMonitor, Device, Focusd, Monitor, Reader, check, is_command, percentile, scenario
+from realkernel import CompiledMonitor, Device, Fail, Focusd, Monitor, Reader, Relay, check, is_command, percentile, scenario
 
 PRESSES = 1000
 # Each key is held this long, as a finger holds it (well under the 250 ms repeat delay), and the
@@ -22,6 +23,10 @@ PRESSES = 1000
 # not queued behind the key-up of a 1 ms burst (whose work, focusd's and the clients', then ran
 # on the guest's two CPUs while the press was being timed).
 HOLD_MS = 30
+# Presses per relay floor (1 and 2 hops), after focusd's, on the same keyboard and bare reader,
+# paced as focusd's (held HOLD_MS, the next one once the client has the release).
+RELAY_PRESSES = 500
+KEY_CODES = {"KEY_LEFT": 105, "KEY_RIGHT": 106}
 
 
 def clock_offset():
@@ -73,6 +78,41 @@ def breakdown_medians(summary):
 
 def stats(values):
     return f"median {percentile(values, 50):.0f} us, p99 {percentile(values, 99):.0f} us"
+
+
+def focus_event_size(compiled, is_move_event):
+    """Bytes (with the NUL) of the last focus event focusd sent the compiled client."""
+    for line in reversed(compiled.out.seen):
+        text = line.partition(" ")[2]
+        if is_move_event(json.loads(text).get("parameters", {})):
+            return len(text.encode()) + 1
+    raise Fail("the compiled client got no focus event to size the relay's message by")
+
+
+def relay_floor(dev, reader, hops, size):
+    """The relay floor with `hops` hops (focusd-testdevice relay, without focusd running) on the
+    same keyboard and bare reader: per press, (bare reader's latencies, the relay's client's, the
+    relay's CPU time per press in µs)."""
+    relay = Relay(dev.node, hops, size)
+    cpu_before = cpu_seconds(relay.proc.pid)
+    reader_cpu_before = cpu_seconds(reader.proc.pid)
+    bare, client = [], []
+    for i in range(RELAY_PRESSES):
+        key = "KEY_RIGHT" if i % 2 == 0 else "KEY_LEFT"
+        dev.send(f"press {key} {HOLD_MS}")
+        press = reader.events(lambda e: e.code == key and e.value == 1, timeout=10)[-1]
+        t, m = relay.client.expect(lambda r: r.get("value") == 1, 5, f"relay {hops}'s press {i}")
+        # The relay's message carries the kernel's timestamp: the same event as the reader's.
+        check(m["code"] == KEY_CODES[key] and abs(float(m["kernel"]) - press.kernel) < 1e-6,
+              f"relay {hops}: press {i} paired with {m['code']} at {m['kernel']}, the reader's is {press.kernel:.6f}")
+        relay.client.expect(lambda r: r.get("value") == 0, 5, f"relay {hops}'s release {i}")
+        bare.append((press.recv - press.kernel) * 1e6)
+        client.append((t - press.kernel) * 1e6)
+    cpu = (cpu_seconds(relay.proc.pid) - cpu_before) / RELAY_PRESSES * 1e6
+    reader_cpu = (cpu_seconds(reader.proc.pid) - reader_cpu_before) / RELAY_PRESSES * 1e6
+    relay.stop()
+    check(min(client) > 0, f"relay {hops}: a message came before its press ({min(client):.0f} us)")
+    return bare, client, cpu, reader_cpu, relay.build
 
 
 def body():
@@ -133,9 +173,13 @@ def body():
     # eventTimeUsec is the kernel's timestamp, not a receive time (a few µs of clock-offset noise).
     check(percentile(stamp_error, 99) < 1000,
           f"eventTimeUsec differs from the kernel timestamp: {stats(stamp_error)}")
-    dev.close()
+    size = focus_event_size(compiled, is_move_event)
     compiled.stop()
     focusd.stop()
+    # The architecture's floor, focusd stopped: the same presses through 1 hop (reader thread ->
+    # socket) and 2 hops (reader thread -> eventfd -> writer thread -> socket, focusd's threads).
+    relays = {hops: relay_floor(dev, reader, hops, size) for hops in (1, 2)}
+    dev.close()
     breakdown = focusd_breakdown()
     ratio = percentile(client, 50) / max(1.0, percentile(bare, 50))
     compiled_ratio = percentile(client_compiled, 50) / max(1.0, percentile(bare, 50))
@@ -147,10 +191,22 @@ def body():
     print(f"focusd's own times (CLOCK_REALTIME): {breakdown}")
     print(f"repeats of a held key (the guest stalled past the repeat delay): {repeats}")
     print(f"eventTimeUsec vs the reader's kernel timestamp: {stats(stamp_error)}")
+    relay_ratios = {}
+    for hops, (relay_bare, relay_client, relay_cpu, reader_cpu, relay_build) in relays.items():
+        relay_ratios[hops] = percentile(relay_client, 50) / max(1.0, percentile(relay_bare, 50))
+        print(f"relay floor, {hops} hop{'s' if hops > 1 else ''} ({hops + 1} wake-ups, {size}-byte message, {relay_build} build) at a compiled client: "
+              f"{stats(relay_client)}, median ratio {relay_ratios[hops]:.1f}x the bare reader's {stats(relay_bare)} "
+              f"({RELAY_PRESSES} presses; CPU per press + release: relay {relay_cpu:.0f} us, bare reader {reader_cpu:.0f} us)")
+    floor = percentile(relays[2][1], 50)
+    print(f"focusd (compiled client) / the 2-hop relay floor: median {percentile(client_compiled, 50) / max(1.0, floor):.1f}x; "
+          f"the structure alone (3 wake-ups) is {relay_ratios[2]:.1f}x of the goal's 4x the bare reader "
+          f"({floor / max(1.0, percentile(bare, 50)):.1f}x the bare reader of focusd's phase)")
     return (f"kernel->Focus Monitor client: {stats(client)}; compiled client: {stats(client_compiled)}; "
             f"bare reader: {stats(bare)}; median ratio {ratio:.1f}x (compiled {compiled_ratio:.1f}x) ({PRESSES} presses, {focusd.build} focusd, TCG guest, CLOCK_MONOTONIC; "
             f"bare reader at this client {stats(bare_client)}; Input Monitor on CLOCK_REALTIME {stats(client_input)}; "
-            f"focusd's medians: {breakdown_medians(breakdown)})")
+            f"focusd's medians: {breakdown_medians(breakdown)}; "
+            f"relay floor medians: 1 hop {percentile(relays[1][1], 50):.0f} us ({relay_ratios[1]:.1f}x), "
+            f"2 hops {floor:.0f} us ({relay_ratios[2]:.1f}x), focusd compiled / 2 hops {percentile(client_compiled, 50) / max(1.0, floor):.1f}x)")
 
 
 scenario(body)
