@@ -1,4 +1,5 @@
 import FocusConfig
+import InputDevices
 import InputMapping
 import Logging
 
@@ -17,6 +18,11 @@ public struct DaemonOptions: Sendable {
     public var logLevel: Logger.Level = .info
     /// `--websocket ADDR:PORT`: serve Varlink over WebSocket there (overrides `[websocket] listen`).
     public var webSocket: ListenAddress?
+    /// For `Benchmarks/LoopBench` only (no command line sets it): with `devices` false, the
+    /// input thread's delegate — the one hop onto the event loop that an `InputLoop` would get —
+    /// is handed here once the socket serves, so a harness can play the input thread and drive
+    /// the loop's half of a key press exactly as the devices do.
+    @_spi(Benchmarks) public var inputFeed: (@Sendable (any InputLoopDelegate) -> Void)?
 
     public init() {}
 
