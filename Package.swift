@@ -116,6 +116,7 @@ let package = Package(
             dependencies: [
                 "FocusService", "InputDevices", "InputMapping", "CCallgrind",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/LoopBench",
             exclude: ["callgrind.sh"]

@@ -2,6 +2,7 @@ import FocusConfig
 import InputDevices
 import InputMapping
 import Logging
+import NIOCore
 
 /// How `focusd` was asked to run (its command line).
 public struct DaemonOptions: Sendable {
@@ -20,9 +21,10 @@ public struct DaemonOptions: Sendable {
     public var webSocket: ListenAddress?
     /// For `Benchmarks/LoopBench` only (no command line sets it): with `devices` false, the
     /// input thread's delegate — the one hop onto the event loop that an `InputLoop` would get —
-    /// is handed here once the socket serves, so a harness can play the input thread and drive
-    /// the loop's half of a key press exactly as the devices do.
-    @_spi(Benchmarks) public var inputFeed: (@Sendable (any InputLoopDelegate) -> Void)?
+    /// and the event loop are handed here once the socket serves, so a harness can play the
+    /// input thread and drive the loop's half of a key press exactly as the devices do (and run
+    /// its profiler's dumps on the loop thread).
+    @_spi(Benchmarks) public var inputFeed: (@Sendable (any InputLoopDelegate, any EventLoop) -> Void)?
 
     public init() {}
 

@@ -109,7 +109,7 @@ final class DaemonService: Sendable {
         if let webSocketServer { try loop.submit { core.value.webSocketServer = webSocketServer }.wait() }
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
         if !options.devices, let feed = options.inputFeed {
-            feed(InputLoopBridge(core: core, eventLoop: loop, timed: logger.logLevel <= .debug))
+            feed(InputLoopBridge(core: core, eventLoop: loop, timed: logger.logLevel <= .debug), loop)
         }
         try loop.submit {
             core.value.input.reload = { [weak self] () throws(VarlinkError) in
