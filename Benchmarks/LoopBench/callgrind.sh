@@ -4,8 +4,9 @@
 # callgrind (repeatable on a loaded machine, unlike the clock). LoopBench runs focusd in-process
 # and plays the input thread (see its main.swift); valgrind keeps one profile per thread, and the
 # loop thread is the one that runs `InputRouter`.
-#   1. --dumps phases: a dump after each press and each release: the loop thread's median (and
-#      mean) instructions per press and per release;
+#   1. --dumps phases: a dump after each press, each release and an idle phase (the dump's own
+#      cost: a task run on the loop, ~9k instructions): the loop thread's median (and mean)
+#      instructions per press and per release, and the same less the idle median;
 #   2. --dumps total: one dump over all of them: the loop thread's top functions by inclusive cost
 #      (TOP lines, default 30), demangled.
 # Usage: Benchmarks/LoopBench/callgrind.sh [LOOPBENCH] (default .build/release/LoopBench; its
@@ -56,7 +57,7 @@ def loop_thread(files):
 
 files = glob.glob(f"{root}/phases/cg*")
 loop = loop_thread(files)
-costs = {"press": [], "release": []}
+costs = {"press": [], "release": [], "idle": []}
 for path in files:
     thread, label, total = header(path)
     if thread != loop or not label: continue
@@ -65,9 +66,10 @@ for path in files:
 for kind, values in costs.items():
     if len(values) != presses: sys.exit(f"callgrind.sh: {len(values)} {kind} dumps, expected {presses}")
     print(f"loop thread, instructions per {kind}: median {statistics.median(values):,.0f}, mean {statistics.mean(values):,.0f}, "
-          f"min {min(values):,}, max {max(values):,} ({presses} {kind}es)")
-press, release = statistics.median(costs["press"]), statistics.median(costs["release"])
-print(f"loop thread, instructions per press + release: {press + release:,.0f} (medians)")
+          f"min {min(values):,}, max {max(values):,} ({presses} phases)")
+press, release, idle = (statistics.median(costs[k]) for k in ("press", "release", "idle"))
+print(f"loop thread, less the idle phase (the dump's own task): press {press - idle:,.0f}, release {release - idle:,.0f}, "
+      f"press + release {press + release - 2 * idle:,.0f}")
 
 total = [p for p in glob.glob(f"{root}/total/cg*") if header(p)[0] == loop and header(p)[1] == "measured"]
 if len(total) != 1: sys.exit(f"callgrind.sh: no loop-thread profile of the measured run ({total})")

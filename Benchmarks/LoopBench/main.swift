@@ -11,8 +11,9 @@
 //   swift build -c release --product LoopBench && .build/release/LoopBench [--presses N] [--warmup N] [--dumps none|phases|total] [--log-level L]
 //
 // Prints the handed → client times (wall clock; noisy on a loaded host). Under callgrind
-// (`Benchmarks/LoopBench/callgrind.sh`), `--dumps phases` dumps the counters after the warm-up and
-// after each press and each release, `--dumps total` after the warm-up and after the last release.
+// (`Benchmarks/LoopBench/callgrind.sh`), `--dumps phases` dumps the counters after the warm-up,
+// after each press, after each release and once more right away (an idle phase: what a dump
+// itself costs the loop), `--dumps total` after the warm-up and after the last release.
 import CCallgrind
 @_spi(Benchmarks) import FocusService
 import InputDevices
@@ -197,7 +198,10 @@ func play(_ bridge: any InputLoopDelegate, loop: any EventLoop, matcher: Profile
         inputMonitor.await([#""command":"\#(command)","phase":"release""#])
         if measured {
             toRelease.append(clockUsec(CLOCK_MONOTONIC) - handed)
-            if settings.dumps == .phases { dump("release \(i - settings.warmup)") }
+            if settings.dumps == .phases {
+                dump("release \(i - settings.warmup)")
+                dump("idle \(i - settings.warmup)")  // the dump's own cost, to subtract
+            }
         }
     }
     if settings.dumps == .total { dump("measured") }
