@@ -38,9 +38,12 @@ final class InputLoopBridge: InputLoopDelegate {
             let times = kernel == nil ? nil : core.inputPathTimes
             let started = times == nil ? 0 : WallClock.nowUsec()
             // One write and one flush per connection for the frame and every event its commands
-            // cause, as for a call (VarlinkService.batchingWrites).
+            // cause, as for a call (VarlinkService.batchingWrites): first what focus waits for
+            // (the engine, Focus monitors), flushed before the Input monitors' commands are
+            // encoded and written (InputRouter's discussion).
             if let varlink = core.varlink {
-                varlink.batchingWrites { core.router.mapped(id, frame: frame, commands: commands) }
+                varlink.batchingWrites { core.router.act(id, frame: frame, commands: commands) }
+                varlink.batchingWrites { core.router.publish(id, commands: commands) }
             } else {
                 core.router.mapped(id, frame: frame, commands: commands)
             }

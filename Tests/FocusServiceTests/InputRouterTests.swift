@@ -233,6 +233,23 @@ struct InputRouterTests {
         #expect(rig.commands.map(\.command) == ["up", "up"])
     }
 
+    @Test("a key press moves focus, and its Focus monitors get the event, before Input monitors hear of the command")
+    func focusBeforeInputNotice() throws {
+        let rig = try Rig()
+        var order: [String] = []
+        _ = try rig.hub.addMonitor(scene: nil) { message in
+            if case .event(let event) = message, event.kind == .focus || event.kind == .blocked { order.append("move") }
+        }
+        _ = rig.router.addObserver { notice in
+            if case .command(_, let command) = notice { order.append("\(command.command) \(command.phase.rawValue)") }
+        }
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_RIGHT, 1)
+        rig.key("kbd", EventCode.KEY_RIGHT, 0)
+        rig.key("kbd", EventCode.KEY_LEFT, 1)
+        #expect(order == ["move", "right press", "right release", "move", "left press"])
+    }
+
     /// A laptop keyboard's main node and its media-key node: one physical device (same group).
     static func laptopNodes() -> (keyboard: DeviceIdentity, media: DeviceIdentity) {
         var keyboard = Self.keyboard
