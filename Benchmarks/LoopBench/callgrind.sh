@@ -11,7 +11,8 @@
 #      (TOP lines, default 30), demangled.
 # Usage: Benchmarks/LoopBench/callgrind.sh [LOOPBENCH] (default .build/release/LoopBench; its
 # debug info is stripped: valgrind 3.19 cannot read Swift 6's). PRESSES (default 200) per run;
-# KEEP=DIR keeps the profiles; LOG_LEVEL (default debug, as scenario 78 runs focusd).
+# KEEP=DIR keeps the profiles; LOG_LEVEL (default debug, as scenario 78 runs focusd);
+# INPUT_MONITOR=no runs without the Input monitor (a UI without a test bench).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bench=${1:-.build/release/LoopBench}
@@ -24,7 +25,7 @@ run() {
     local mode=$1
     mkdir -p "$dir/$mode"
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$dir/$mode/cg" \
-        "$dir/LoopBench" --presses "$presses" --warmup 20 --dumps "$mode" --log-level "${LOG_LEVEL:-debug}" \
+        "$dir/LoopBench" --presses "$presses" --warmup 20 --dumps "$mode" --log-level "${LOG_LEVEL:-debug}" --input-monitor "${INPUT_MONITOR:-yes}" \
         >"$dir/$mode.out" 2>"$dir/$mode.err" || { tail -20 "$dir/$mode.err" >&2; exit 1; }
     [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp -r "$dir/$mode" "$KEEP/" || true
 }

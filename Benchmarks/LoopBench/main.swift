@@ -33,13 +33,15 @@ struct Settings: Sendable {
     var dumps = Dumps.none
     /// As scenario 78 runs focusd (debug: `InputPathTimes` reads the clock per acting frame).
     var logLevel = Logger.Level.debug
+    /// `--input-monitor no`: only the two Focus monitors, as a UI without a test bench runs.
+    var inputMonitor = true
 }
 
 func parse() -> Settings {
     var settings = Settings()
     var arguments = CommandLine.arguments.dropFirst()
     func usage() -> Never {
-        print("usage: LoopBench [--presses N] [--warmup N] [--dumps none|phases|total] [--log-level debug|warning|…]")
+        print("usage: LoopBench [--presses N] [--warmup N] [--dumps none|phases|total] [--log-level debug|warning|…] [--input-monitor yes|no]")
         exit(2)
     }
     func valid<T>(_ value: T?) -> T {
@@ -53,6 +55,7 @@ func parse() -> Settings {
         case "--warmup": settings.warmup = valid(Int(value))
         case "--dumps": settings.dumps = valid(Dumps(rawValue: value))
         case "--log-level": settings.logLevel = valid(Logger.Level(rawValue: value))
+        case "--input-monitor": settings.inputMonitor = valid(["yes": true, "no": false][value])
         default: usage()
         }
     }
@@ -130,13 +133,13 @@ final class Client {
 /// The input thread's part, played here.
 func play(_ bridge: any InputLoopDelegate, loop: any EventLoop, matcher: ProfileMatcher, socketPath: String, settings: Settings) {
     let focusMonitors = [Client(path: socketPath), Client(path: socketPath)]
-    let inputMonitor = Client(path: socketPath)
+    let inputMonitor = settings.inputMonitor ? Client(path: socketPath) : nil
     for monitor in focusMonitors {
         monitor.send(#"{"method":"io.focusd.Focus.Monitor","more":true}"#)
         monitor.await([#""state":"#])
     }
-    inputMonitor.send(#"{"method":"io.focusd.Input.Monitor","more":true}"#)
-    inputMonitor.await([#""devices":"#])
+    inputMonitor?.send(#"{"method":"io.focusd.Input.Monitor","more":true}"#)
+    inputMonitor?.await([#""devices":"#])
 
     // The test device of scenario 78 (`focusd-testdevice keyboard`): a USB keyboard, shared.
     let identity = DeviceIdentity(
@@ -155,7 +158,7 @@ func play(_ bridge: any InputLoopDelegate, loop: any EventLoop, matcher: Profile
     for output in mappers.added(info, wallNow: clockUsec(CLOCK_REALTIME)) {
         bridge.mapped(id: output.id, frame: nil, commands: output.commands)
     }
-    inputMonitor.await([#""added":"#])
+    inputMonitor?.await([#""added":"#])
 
     func frame(_ code: UInt16, scan: Int32, _ value: Int32) -> Int64 {
         let stamp = clockUsec(CLOCK_REALTIME)
@@ -188,16 +191,18 @@ func play(_ bridge: any InputLoopDelegate, loop: any EventLoop, matcher: Profile
         let first = clockUsec(CLOCK_MONOTONIC)
         focusMonitors[1].await(focusNeedles)
         let last = clockUsec(CLOCK_MONOTONIC)
-        inputMonitor.await([#""command":"\#(command)","phase":"press""#])
+        inputMonitor?.await([#""command":"\#(command)","phase":"press""#])
         if measured {
             toFirstFocus.append(first - handed)
             toLastFocus.append(last - handed)
             if settings.dumps == .phases { dump("press \(i - settings.warmup)") }
         }
         handed = frame(code, scan: scan, 0)
-        inputMonitor.await([#""command":"\#(command)","phase":"release""#])
+        // Without an Input monitor nothing shows the release: the dump below still runs after
+        // it on the loop, when it was handed over (tasks run in order).
+        inputMonitor?.await([#""command":"\#(command)","phase":"release""#])
         if measured {
-            toRelease.append(clockUsec(CLOCK_MONOTONIC) - handed)
+            if inputMonitor != nil { toRelease.append(clockUsec(CLOCK_MONOTONIC) - handed) }
             if settings.dumps == .phases {
                 dump("release \(i - settings.warmup)")
                 dump("idle \(i - settings.warmup)")  // the dump's own cost, to subtract
@@ -212,10 +217,10 @@ func play(_ bridge: any InputLoopDelegate, loop: any EventLoop, matcher: Profile
         return "median \(at(0.5)) us, p99 \(at(0.99)) us"
     }
     if !toFirstFocus.isEmpty {
-        print("LoopBench: \(settings.presses) presses and releases (after \(settings.warmup) unmeasured), 2 Focus monitors + 1 Input monitor")
+        print("LoopBench: \(settings.presses) presses and releases (after \(settings.warmup) unmeasured), 2 Focus monitors\(settings.inputMonitor ? " + 1 Input monitor" : "")")
         print("  press handed -> focus event at the first Focus monitor: \(stats(toFirstFocus))")
         print("  press handed -> focus event at the second Focus monitor: \(stats(toLastFocus))")
-        print("  release handed -> command at the Input monitor: \(stats(toRelease))")
+        if !toRelease.isEmpty { print("  release handed -> command at the Input monitor: \(stats(toRelease))") }
     }
     kill(getpid(), SIGTERM)
 }

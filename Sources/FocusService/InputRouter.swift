@@ -45,6 +45,9 @@ final class InputRouter {
     /// What the focused node is, for the mappers on the input thread: kept current from the
     /// hub's events (any scene change, client focus call or device move).
     let focusContext = SharedFocusContext()
+    /// Whether an `io.focusd.Input` monitor or a recorder is attached, for the input thread: a
+    /// frame whose commands cannot act on focus is handed over only then (`InputLoopBridge`).
+    let listening = SharedListening()
 
     init(eventLoop: any EventLoop, hub: SceneHub, matcher: ProfileMatcher) {
         self.eventLoop = eventLoop
@@ -64,12 +67,14 @@ final class InputRouter {
         let id = nextObserver
         nextObserver += 1
         observers[id] = observer
+        noteListening()
         return id
     }
 
     func removeObserver(_ id: UInt64) {
         observers[id] = nil
         frameObservers[id] = nil
+        noteListening()
     }
 
     /// Adds a frame observer; `removeObserver` removes it.
@@ -77,7 +82,12 @@ final class InputRouter {
         let id = nextObserver
         nextObserver += 1
         frameObservers[id] = observer
+        noteListening()
         return id
+    }
+
+    private func noteListening() {
+        listening.value.store(!observers.isEmpty || !frameObservers.isEmpty, ordering: .releasing)
     }
 
     /// All listed devices, sorted by id.
@@ -220,4 +230,10 @@ final class InputRouter {
 /// The focused node's context, written on the event loop and read on the input thread.
 final class SharedFocusContext: Sendable {
     let value = Mutex(FocusContext())
+}
+
+/// Whether anything on the event loop listens to device frames or commands besides the engine,
+/// written on the loop and read on the input thread.
+final class SharedListening: Sendable {
+    let value = Atomic<Bool>(false)
 }

@@ -5,6 +5,7 @@ import InputDevices
 import InputMapping
 import NIOCore
 import NIOEmbedded
+import Synchronization
 import Testing
 
 @testable import FocusService
@@ -248,6 +249,35 @@ struct InputRouterTests {
         rig.key("kbd", EventCode.KEY_RIGHT, 0)
         rig.key("kbd", EventCode.KEY_LEFT, 1)
         #expect(order == ["move", "right press", "right release", "move", "left press"])
+    }
+
+    @Test("the input thread is told whether an Input monitor or a recorder is attached, as they come and go")
+    func listeningFollowsObservers() {
+        let router = InputRouter(eventLoop: EmbeddedEventLoop(), hub: SceneHub(), matcher: ProfileMatcher(profiles: []))
+        func listening() -> Bool { router.listening.value.load(ordering: .acquiring) }
+        #expect(!listening())
+        let monitor = router.addObserver { _ in }
+        #expect(listening())
+        let recorder = router.addFrameObserver { _, _ in }
+        router.removeObserver(monitor)
+        #expect(listening())
+        router.removeObserver(recorder)
+        #expect(!listening())
+    }
+
+    @Test("a frame that cannot act on focus (key releases, no command) goes to the event loop only while something listens; presses, repeats, turns and a crown's release always go")
+    func framesThatCannotActStay() {
+        func commands(_ list: (String, CommandPhase)...) -> [MappedCommand] {
+            list.map { MappedCommand(command: $0.0, phase: $0.1, eventTimeUsec: 1_000) }
+        }
+        for frame in [commands(), commands(("right", .release)), commands(("select", .release), ("back", .release))] {
+            #expect(!InputLoopBridge.handsOver(frame, listening: false))
+            #expect(InputLoopBridge.handsOver(frame, listening: true))
+        }
+        for frame in [commands(("right", .press)), commands(("right", .repeat)), commands(("crown", .rotate)),
+                      commands(("crown", .release)), commands(("left", .release), ("right", .press))] {
+            #expect(InputLoopBridge.handsOver(frame, listening: false))
+        }
     }
 
     /// A laptop keyboard's main node and its media-key node: one physical device (same group).
