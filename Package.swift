@@ -109,6 +109,19 @@ let package = Package(
             dependencies: ["Varlink", "FocusEngine", "FocusWire", "SystemCalls"],
             path: "Benchmarks/ServiceBench"
         ),
+        // The event loop's half of a key press, the input thread played by the harness
+        // (Benchmarks/LoopBench/callgrind.sh counts its instructions).
+        .executableTarget(
+            name: "LoopBench",
+            dependencies: [
+                "FocusService", "InputDevices", "InputMapping", "CCallgrind",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/LoopBench",
+            exclude: ["callgrind.sh"]
+        ),
+        .target(name: "CCallgrind", path: "Benchmarks/CCallgrind"),
         // Simulated input devices (uinput/uhid) and a bare evdev reader for Tests/RealKernel.
         .executableTarget(
             name: "focusd-testdevice",

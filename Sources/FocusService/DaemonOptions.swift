@@ -1,6 +1,8 @@
 import FocusConfig
+import InputDevices
 import InputMapping
 import Logging
+import NIOCore
 
 /// How `focusd` was asked to run (its command line).
 public struct DaemonOptions: Sendable {
@@ -17,6 +19,12 @@ public struct DaemonOptions: Sendable {
     public var logLevel: Logger.Level = .info
     /// `--websocket ADDR:PORT`: serve Varlink over WebSocket there (overrides `[websocket] listen`).
     public var webSocket: ListenAddress?
+    /// For `Benchmarks/LoopBench` only (no command line sets it): with `devices` false, the
+    /// input thread's delegate — the one hop onto the event loop that an `InputLoop` would get —
+    /// and the event loop are handed here once the socket serves, so a harness can play the
+    /// input thread and drive the loop's half of a key press exactly as the devices do (and run
+    /// its profiler's dumps on the loop thread).
+    @_spi(Benchmarks) public var inputFeed: (@Sendable (any InputLoopDelegate, any EventLoop) -> Void)?
 
     public init() {}
 

@@ -108,6 +108,10 @@ final class DaemonService: Sendable {
 
         if let webSocketServer { try loop.submit { core.value.webSocketServer = webSocketServer }.wait() }
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
+        if !options.devices, let feed = options.inputFeed {
+            let listening = try loop.submit { core.value.router.listening }.wait()
+            feed(InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug), loop)
+        }
         try loop.submit {
             core.value.input.reload = { [weak self] () throws(VarlinkError) in
                 guard let self else { return ([], []) }
@@ -230,7 +234,9 @@ final class DaemonService: Sendable {
     }
 
     private func startInput(core: NIOLoopBound<DaemonCore>, loop: any EventLoop) -> InputLoop? {
-        guard let focus = try? loop.submit({ core.value.router.focusContext }).wait() else { return nil }
+        guard let shared = try? loop.submit({ (core.value.router.focusContext, core.value.router.listening) }).wait()
+        else { return nil }
+        let (focus, listening) = shared
         var configuration = InputLoopConfiguration(
             inputDirectory: options.inputDirectory,
             classify: { DeviceClassifier.classify($0) },
@@ -254,7 +260,7 @@ final class DaemonService: Sendable {
         }
         configuration.focusContext = { focus.value.withLock { $0 } }
         do {
-            let inputLoop = try InputLoop(configuration: configuration, delegate: InputLoopBridge(core: core, eventLoop: loop, timed: logger.logLevel <= .debug))
+            let inputLoop = try InputLoop(configuration: configuration, delegate: InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug))
             try inputLoop.start()
             logger.info("watching input devices under \(options.inputDirectory)")
             return inputLoop

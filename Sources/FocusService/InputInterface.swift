@@ -70,8 +70,10 @@ final class InputInterface {
         }
     }
 
-    /// The last command sent to monitors, with its reply encoded once for all of them.
-    private var lastCommand: (device: String, command: MappedCommand, reply: VarlinkEncodedReply)?
+    /// The last command sent to monitors, with its reply encoded once for all of them, named by
+    /// the router's ``InputRouter/noticeToken`` (one integer to compare, not the command and
+    /// its device's id).
+    private var lastCommand: (token: UInt64, reply: VarlinkEncodedReply)?
 
     /// `Monitor`: first the device list, then one change or command per reply. Nothing is
     /// coalescible here: a bench wants every command; a client that stops reading is cut off.
@@ -85,11 +87,12 @@ final class InputInterface {
             case .added(let info): _ = try? stream.send(encoding: Added(added: InputDevice(info)))
             case .removed(let id): stream.send(["removed": .string(id)])
             case .command(let device, let command):
-                // Encoded once for every monitor: the router hands the same command to each in turn.
-                if let last = self.lastCommand, last.device == device, last.command == command {
+                // Encoded once for every monitor: the router hands the same notice to each in turn.
+                let token = self.router.noticeToken
+                if let last = self.lastCommand, last.token == token {
                     stream.send(last.reply)
                 } else if let reply = try? VarlinkEncodedReply(writing: WireCommand(device: device, command).writeReply) {
-                    self.lastCommand = (device, command, reply)
+                    self.lastCommand = (token, reply)
                     stream.send(reply)
                 }
             }

@@ -5,6 +5,7 @@ import InputDevices
 import InputMapping
 import NIOCore
 import NIOEmbedded
+import Synchronization
 import Testing
 
 @testable import FocusService
@@ -231,6 +232,52 @@ struct InputRouterTests {
         rig.key("kbd", EventCode.KEY_UP, 1)
         rig.key("kbd", EventCode.KEY_UP, 0)
         #expect(rig.commands.map(\.command) == ["up", "up"])
+    }
+
+    @Test("a key press moves focus, and its Focus monitors get the event, before Input monitors hear of the command")
+    func focusBeforeInputNotice() throws {
+        let rig = try Rig()
+        var order: [String] = []
+        _ = try rig.hub.addMonitor(scene: nil) { message in
+            if case .event(let event) = message, event.kind == .focus || event.kind == .blocked { order.append("move") }
+        }
+        _ = rig.router.addObserver { notice in
+            if case .command(_, let command) = notice { order.append("\(command.command) \(command.phase.rawValue)") }
+        }
+        rig.attach(Self.keyboard, id: "kbd")
+        rig.key("kbd", EventCode.KEY_RIGHT, 1)
+        rig.key("kbd", EventCode.KEY_RIGHT, 0)
+        rig.key("kbd", EventCode.KEY_LEFT, 1)
+        #expect(order == ["move", "right press", "right release", "move", "left press"])
+    }
+
+    @Test("the input thread is told whether an Input monitor or a recorder is attached, as they come and go")
+    func listeningFollowsObservers() {
+        let router = InputRouter(eventLoop: EmbeddedEventLoop(), hub: SceneHub(), matcher: ProfileMatcher(profiles: []))
+        func listening() -> Bool { router.listening.value.load(ordering: .acquiring) }
+        #expect(!listening())
+        let monitor = router.addObserver { _ in }
+        #expect(listening())
+        let recorder = router.addFrameObserver { _, _ in }
+        router.removeObserver(monitor)
+        #expect(listening())
+        router.removeObserver(recorder)
+        #expect(!listening())
+    }
+
+    @Test("a frame that cannot act on focus (key releases, no command) goes to the event loop only while something listens; presses, repeats, turns and a crown's release always go")
+    func framesThatCannotActStay() {
+        func commands(_ list: (String, CommandPhase)...) -> [MappedCommand] {
+            list.map { MappedCommand(command: $0.0, phase: $0.1, eventTimeUsec: 1_000) }
+        }
+        for frame in [commands(), commands(("right", .release)), commands(("select", .release), ("back", .release))] {
+            #expect(!InputLoopBridge.handsOver(frame, listening: false))
+            #expect(InputLoopBridge.handsOver(frame, listening: true))
+        }
+        for frame in [commands(("right", .press)), commands(("right", .repeat)), commands(("crown", .rotate)),
+                      commands(("crown", .release)), commands(("left", .release), ("right", .press))] {
+            #expect(InputLoopBridge.handsOver(frame, listening: false))
+        }
     }
 
     /// A laptop keyboard's main node and its media-key node: one physical device (same group).
