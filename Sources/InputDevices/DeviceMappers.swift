@@ -110,9 +110,14 @@ public final class DeviceMappers {
     /// Runs `body` on the device's mapper in place, then notes its next deadline; nil when the
     /// device has no mapper.
     private func update<Result>(_ id: String, _ body: (inout DeviceMapper) -> Result) -> Result? {
-        guard mappers[id] != nil else { return nil }
-        let result = body(&mappers[id]!)
-        deadlines[id] = mappers[id]!.nextDeadline
+        // One lookup of the id, and the mapper changed in place (a frame's path).
+        guard let index = mappers.index(forKey: id) else { return nil }
+        func run(_ mapper: inout DeviceMapper) -> (Result, Int64?) {
+            let result = body(&mapper)
+            return (result, mapper.nextDeadline)
+        }
+        let (result, deadline) = run(&mappers.values[index])
+        deadlines[id] = deadline
         return result
     }
 

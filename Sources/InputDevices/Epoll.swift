@@ -37,9 +37,17 @@ enum Epoll {
 
     /// Sleeps until a watched descriptor is ready (`timeoutMs` -1: no timeout).
     static func wait(_ epoll: FileDescriptor, maxEvents: Int = 32, timeoutMs: Int32 = -1) throws(PosixError) -> [Ready] {
+        try wait(epoll, maxEvents: maxEvents, timeoutMs: timeoutMs) { $0 }
+    }
+
+    /// Sleeps until a watched descriptor is ready, and returns what `transform` makes of each
+    /// readiness report (nil: dropped), in one array built once.
+    static func wait<Element>(
+        _ epoll: FileDescriptor, maxEvents: Int = 32, timeoutMs: Int32 = -1, _ transform: (Ready) -> Element?
+    ) throws(PosixError) -> [Element] {
         let max = min(maxEvents, Int(CINPUT_EPOLL_MAX_EVENTS))
         // The buffers live on the stack: every wake-up of the input thread passes here.
-        let ready: Result<[Ready], PosixError> = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max) { t in
+        let ready: Result<[Element], PosixError> = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max) { t in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max) { e in
                 let count: Int32
                 do throws(PosixError) {
@@ -49,7 +57,12 @@ enum Epoll {
                 } catch {
                     return .failure(error)
                 }
-                return .success((0..<Int(count)).map { Ready(token: t[$0], events: e[$0]) })
+                var ready: [Element] = []
+                ready.reserveCapacity(Int(count))
+                for index in 0..<Int(count) {
+                    if let element = transform(Ready(token: t[index], events: e[index])) { ready.append(element) }
+                }
+                return .success(ready)
             }
         }
         return try ready.get()
