@@ -93,3 +93,46 @@ struct DeviceListPublishingTests {
         #expect(published { fake.send(.removeNode(Self.node)) } == nil)
     }
 }
+
+/// `DeviceMappers` keeps each mapper's next deadline as it changes (the loop asks for the earliest
+/// after every wake-up without copying the mappers): every kind of change moves it.
+@Suite("The device mappers' earliest deadline")
+struct DeviceMappersDeadlineTests {
+    static func key(_ code: UInt16, _ value: Int32) -> [InputEvent] {
+        [InputEvent(type: EventCode.EV_KEY, code: code, value: value, timeUsec: 0)]
+    }
+
+    @Test("a press arms its repeat, the repeat re-arms it, a release, resync, removal or reload clears it, per device")
+    func deadlineFollowsEveryChange() {
+        let mappers = DeviceMappers(settings: { _, _ in DeviceSettings(deviceClass: .keyboard) })
+        let identity = keyboard(keys: [EventCode.KEY_RIGHT, EventCode.KEY_LEFT])
+        for id in ["a", "b"] {
+            #expect(mappers.added(DeviceInfo(id: id, identity: identity, deviceClass: .keyboard), wallNow: 0).isEmpty)
+        }
+        let context = FocusContext()
+        #expect(mappers.nextDeadline == nil)
+        #expect(mappers.frame("a", Self.key(EventCode.KEY_RIGHT, 1), now: 1_000, wallNow: 0, context: context)?.count == 1)
+        #expect(mappers.nextDeadline == 401_000, "the press arms the repeat after 400 ms")
+        #expect(mappers.due(at: 400_999).isEmpty && mappers.due(at: 401_000) == ["a"])
+        #expect(mappers.tick("a", now: 401_000).map(\.phase) == [.repeat])
+        #expect(mappers.nextDeadline == 501_000, "the repeat re-arms 100 ms later")
+        _ = mappers.frame("b", Self.key(EventCode.KEY_LEFT, 1), now: 450_000, wallNow: 0, context: context)
+        #expect(mappers.nextDeadline == 501_000)
+        _ = mappers.frame("a", Self.key(EventCode.KEY_RIGHT, 0), now: 460_000, wallNow: 0, context: context)
+        #expect(mappers.nextDeadline == 850_000, "a's release leaves b's repeat")
+        #expect(mappers.resync("b", keysDown: [], absValues: [:], wallNow: 0).map(\.phase) == [.release])
+        #expect(mappers.nextDeadline == nil)
+        _ = mappers.frame("a", Self.key(EventCode.KEY_RIGHT, 1), now: 500_000, wallNow: 0, context: context)
+        _ = mappers.frame("b", Self.key(EventCode.KEY_LEFT, 1), now: 600_000, wallNow: 0, context: context)
+        #expect(mappers.nextDeadline == 900_000)
+        #expect(mappers.removed("a", wallNow: 0).map(\.commands.count) == [1])
+        #expect(mappers.nextDeadline == 1_000_000 && mappers.due(at: 2_000_000) == ["b"])
+        #expect(mappers.changed(DeviceInfo(id: "b", identity: identity, deviceClass: .keyboard, problem: "gone"), wallNow: 0).count == 1)
+        #expect(mappers.nextDeadline == nil)
+        #expect(mappers.added(DeviceInfo(id: "a", identity: identity, deviceClass: .keyboard), wallNow: 0).isEmpty)
+        _ = mappers.frame("a", Self.key(EventCode.KEY_RIGHT, 1), now: 700_000, wallNow: 0, context: context)
+        #expect(mappers.nextDeadline == 1_100_000)
+        #expect(mappers.reconfigure(wallNow: 0).map(\.id) == ["a"])
+        #expect(mappers.nextDeadline == nil && mappers.due(at: .max).isEmpty)
+    }
+}
