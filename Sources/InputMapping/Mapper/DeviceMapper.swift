@@ -185,7 +185,9 @@ public struct DeviceMapper: Sendable {
                     self.translator = translator
                     for signal in signals { output += apply(signal, event: event, now: now, context: context) }
                 } else {
-                    output += key(event.code, value: event.value, time: event.timeUsec, now: now, context: context)
+                    // A frame's commands are usually one key's: take its array rather than copy it.
+                    let commands = key(event.code, value: event.value, time: event.timeUsec, now: now, context: context)
+                    if output.isEmpty { output = commands } else { output += commands }
                 }
             case EventCode.EV_ABS:
                 output += absolute(event, now: now, context: context)
