@@ -105,6 +105,12 @@ let package = Package(
             path: "Benchmarks/FocusBench"
         ),
         .executableTarget(
+            name: "InputBench",
+            dependencies: ["InputDevices"],
+            path: "Benchmarks/InputBench",
+            exclude: ["callgrind.sh"]
+        ),
+        .executableTarget(
             name: "ServiceBench",
             dependencies: ["Varlink", "FocusEngine", "FocusWire", "SystemCalls"],
             path: "Benchmarks/ServiceBench"

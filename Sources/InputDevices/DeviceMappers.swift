@@ -17,7 +17,11 @@ public final class DeviceMappers {
     }
 
     private let settings: Settings
+    /// Changed only through `set` and `update`, which keep `deadlines`.
     private var mappers: [String: DeviceMapper] = [:]
+    /// Each mapper's `nextDeadline` (absent: none), kept by every change of `mappers`: the loop
+    /// asks for the earliest after every wake-up, which then copies no mapper.
+    private var deadlines: [String: Int64] = [:]
     /// Everything listed (including ignored or unopenable devices), by id: the siblings' source.
     private var listed: [String: DeviceInfo] = [:]
 
@@ -30,7 +34,7 @@ public final class DeviceMappers {
     public func added(_ info: DeviceInfo, wallNow: Int64) -> [Output] {
         listed[info.id] = info
         guard info.problem == nil else { return [] }
-        mappers[info.id] = makeMapper(info)
+        set(info.id, makeMapper(info))
         return remapSiblings(of: info, wallNow: wallNow)
     }
 
@@ -39,44 +43,39 @@ public final class DeviceMappers {
         listed[info.id] = info
         if info.problem != nil {
             let released = release(info.id, wallNow: wallNow)
-            mappers[info.id] = nil
+            set(info.id, nil)
             return released
         }
-        if mappers[info.id] == nil { mappers[info.id] = makeMapper(info) }
+        if mappers[info.id] == nil { set(info.id, makeMapper(info)) }
         return []
     }
 
     /// A device is gone: what it held is released.
     public func removed(_ id: String, wallNow: Int64) -> [Output] {
         let released = release(id, wallNow: wallNow)
-        mappers[id] = nil
+        set(id, nil)
         listed[id] = nil
         return released
     }
 
     /// One frame; nil when the device has no mapper (not read, or a problem).
     public func frame(_ id: String, _ events: [InputEvent], now: Int64, wallNow: Int64, context: FocusContext) -> [MappedCommand]? {
-        guard mappers[id] != nil else { return nil }
-        return mappers[id]!.process(events, now: Self.happened(events, now: now, wallNow: wallNow), context: context)
+        update(id) { $0.process(events, now: Self.happened(events, now: now, wallNow: wallNow), context: context) }
     }
 
     public func gesture(_ id: String, _ gesture: Gesture, now: Int64, context: FocusContext) -> [MappedCommand] {
-        guard mappers[id] != nil else { return [] }
-        return mappers[id]!.process(gesture: gesture, now: now, context: context)
+        update(id) { $0.process(gesture: gesture, now: now, context: context) } ?? []
     }
 
     /// After SYN_DROPPED (or before a reopen): everything held is released (input.md §6), then
     /// the mapper learns what is still down so those keys are swallowed, not pressed again.
     public func resync(_ id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32], wallNow: Int64) -> [MappedCommand] {
-        guard mappers[id] != nil else { return [] }
-        return mappers[id]!.releaseAll(timeUsec: wallNow)
-            + mappers[id]!.resync(keysDown: keysDown, absValues: absValues, timeUsec: wallNow)
+        update(id) { $0.releaseAll(timeUsec: wallNow) + $0.resync(keysDown: keysDown, absValues: absValues, timeUsec: wallNow) } ?? []
     }
 
     /// The device's timers due at `now`.
     public func tick(_ id: String, now: Int64) -> [MappedCommand] {
-        guard mappers[id] != nil else { return [] }
-        return mappers[id]!.tick(now: now)
+        update(id) { $0.tick(now: now) } ?? []
     }
 
     /// A new configuration: every device is released and gets a mapper with its new settings.
@@ -84,23 +83,43 @@ public final class DeviceMappers {
         var output: [Output] = []
         for id in mappers.keys.sorted() {
             output += release(id, wallNow: wallNow)
-            if let info = listed[id] { mappers[id] = makeMapper(info) }
+            if let info = listed[id] { set(id, makeMapper(info)) }
         }
         return output
     }
 
     /// The earliest timer of any device (monotonic µs).
-    public var nextDeadline: Int64? { mappers.values.compactMap(\.nextDeadline).min() }
+    public var nextDeadline: Int64? { deadlines.values.min() }
 
     /// The devices with a timer due at `now`, by id.
     public func due(at now: Int64) -> [String] {
-        mappers.filter { ($0.value.nextDeadline ?? .max) <= now }.keys.sorted()
+        deadlines.filter { $0.value <= now }.keys.sorted()
     }
 
     /// The settings the device's mapper runs with (nil: no mapper).
     public func settings(of id: String) -> DeviceSettings? { mappers[id]?.settings }
 
     // MARK: internals
+
+    /// Replaces (or with nil removes) a device's mapper.
+    private func set(_ id: String, _ mapper: DeviceMapper?) {
+        mappers[id] = mapper
+        deadlines[id] = mapper?.nextDeadline
+    }
+
+    /// Runs `body` on the device's mapper in place, then notes its next deadline; nil when the
+    /// device has no mapper.
+    private func update<Result>(_ id: String, _ body: (inout DeviceMapper) -> Result) -> Result? {
+        // One lookup of the id, and the mapper changed in place (a frame's path).
+        guard let index = mappers.index(forKey: id) else { return nil }
+        func run(_ mapper: inout DeviceMapper) -> (Result, Int64?) {
+            let result = body(&mapper)
+            return (result, mapper.nextDeadline)
+        }
+        let (result, deadline) = run(&mappers.values[index])
+        deadlines[id] = deadline
+        return result
+    }
 
     private func makeMapper(_ info: DeviceInfo) -> DeviceMapper {
         var settings = settings(info.identity, siblings(of: info))
@@ -114,8 +133,7 @@ public final class DeviceMappers {
     }
 
     private func release(_ id: String, wallNow: Int64) -> [Output] {
-        guard mappers[id] != nil else { return [] }
-        let commands = mappers[id]!.releaseAll(timeUsec: wallNow)
+        guard let commands = update(id, { $0.releaseAll(timeUsec: wallNow) }) else { return [] }
         return commands.isEmpty ? [] : [Output(id: id, commands: commands)]
     }
 
@@ -127,7 +145,7 @@ public final class DeviceMappers {
             let profile = settings(other.identity, siblings(of: other)).profileName
             guard profile != mappers[id]?.settings.profileName else { continue }
             output += release(id, wallNow: wallNow)
-            mappers[id] = makeMapper(other)
+            set(id, makeMapper(other))
         }
         return output
     }

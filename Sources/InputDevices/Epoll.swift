@@ -37,17 +37,35 @@ enum Epoll {
 
     /// Sleeps until a watched descriptor is ready (`timeoutMs` -1: no timeout).
     static func wait(_ epoll: FileDescriptor, maxEvents: Int = 32, timeoutMs: Int32 = -1) throws(PosixError) -> [Ready] {
+        try wait(epoll, maxEvents: maxEvents, timeoutMs: timeoutMs) { $0 }
+    }
+
+    /// Sleeps until a watched descriptor is ready, and returns what `transform` makes of each
+    /// readiness report (nil: dropped), in one array built once.
+    static func wait<Element>(
+        _ epoll: FileDescriptor, maxEvents: Int = 32, timeoutMs: Int32 = -1, _ transform: (Ready) -> Element?
+    ) throws(PosixError) -> [Element] {
         let max = min(maxEvents, Int(CINPUT_EPOLL_MAX_EVENTS))
-        var tokens = [UInt64](repeating: 0, count: max)
-        var events = [UInt32](repeating: 0, count: max)
-        let count = try tokens.withUnsafeMutableBufferPointer { (t) throws(PosixError) in
-            try events.withUnsafeMutableBufferPointer { (e) throws(PosixError) in
-                try Posix.syscall("epoll_wait") {
-                    cinput_epoll_wait(epoll.raw, t.baseAddress, e.baseAddress, Int32(max), timeoutMs)
-                }.value ?? 0
+        // The buffers live on the stack: every wake-up of the input thread passes here.
+        let ready: Result<[Element], PosixError> = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max) { t in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max) { e in
+                let count: Int32
+                do throws(PosixError) {
+                    count = try Posix.syscall("epoll_wait") {
+                        cinput_epoll_wait(epoll.raw, t.baseAddress, e.baseAddress, Int32(max), timeoutMs)
+                    }.value ?? 0
+                } catch {
+                    return .failure(error)
+                }
+                var ready: [Element] = []
+                ready.reserveCapacity(Int(count))
+                for index in 0..<Int(count) {
+                    if let element = transform(Ready(token: t[index], events: e[index])) { ready.append(element) }
+                }
+                return .success(ready)
             }
         }
-        return (0..<Int(count)).map { Ready(token: tokens[$0], events: events[$0]) }
+        return try ready.get()
     }
 
     // MARK: timerfd

@@ -170,6 +170,11 @@ final class InputCore {
     private var siblingChecks: [NodeEntry] = []
     /// A `shutdown` command was handled (or `stop` was asked): every node is closed.
     private(set) var stopped = false
+    /// Counts the changes of `devices`, so the loop publishes the list only when it changed (a
+    /// frame changes nothing in it). Bumped where a listed entry's record is set (`report`) and
+    /// where a listed entry leaves the list (`forget`, `unplugged`); nothing else changes it:
+    /// unlisted and gone entries are not in it, and it holds `listed`, not `info`.
+    private(set) var listVersion = 0
 
     /// - Parameter udevRuns: discovery is udev's (libinput's path backend needs its database).
     init(configuration: InputLoopConfiguration, udevRuns: Bool) {
@@ -247,7 +252,14 @@ final class InputCore {
     }
 
     /// The earliest timed reopen attempt or mapper timer (monotonic µs), nil when there is none.
-    var deadline: Int64? { (entries.values.compactMap(\.retryAt) + [mappers?.nextDeadline].compactMap { $0 }).min() }
+    /// (Asked after every wake-up: no allocation.)
+    var deadline: Int64? {
+        var earliest = mappers?.nextDeadline
+        for entry in entries.values {
+            if let at = entry.retryAt, earliest.map({ at < $0 }) ?? true { earliest = at }
+        }
+        return earliest
+    }
 
     /// The devices listed now, by node (for `ListDevices`).
     var devices: [DeviceInfo] {
@@ -472,6 +484,7 @@ final class InputCore {
         guard entry.listed != entry.info else { return }
         let first = entry.listed == nil
         entry.listed = entry.info
+        listVersion &+= 1
         emit(first ? .added(entry.info) : .changed(entry.info))
     }
 
@@ -495,7 +508,10 @@ final class InputCore {
     private func forget(_ node: String) {
         guard let entry = entries.removeValue(forKey: node) else { return }
         close(entry)
-        if entry.listed != nil && !entry.gone { emit(.removed(id: entry.id)) }
+        if entry.listed != nil && !entry.gone {
+            listVersion &+= 1
+            emit(.removed(id: entry.id))
+        }
     }
 
     /// The device behind a node was unplugged (ENODEV) before discovery said so: report it
@@ -503,7 +519,10 @@ final class InputCore {
     private func unplugged(_ entry: NodeEntry) {
         close(entry)
         entry.retryAt = nil
-        if entry.listed != nil && !entry.gone { emit(.removed(id: entry.id)) }
+        if entry.listed != nil && !entry.gone {
+            listVersion &+= 1
+            emit(.removed(id: entry.id))
+        }
         entry.gone = true
     }
 

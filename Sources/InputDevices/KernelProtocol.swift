@@ -168,7 +168,7 @@ final class LinuxInputKernel: InputKernel {
     }
 
     func wait() throws(PosixError) -> [Wakeup] {
-        try Epoll.wait(epoll).compactMap { ready in
+        try Epoll.wait(epoll) { ready in
             switch ready.token {
             case Self.wakeToken:
                 Epoll.drainCounter(raw: wakeFD)

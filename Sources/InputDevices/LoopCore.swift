@@ -12,6 +12,8 @@ final class LoopCore {
     private let delegate: any InputLoopDelegate
     private let logger = Logger(label: "focusd.input")
     private var armedDeadline: Int64?
+    /// The core's `listVersion` when the list was last published (nil: never).
+    private var publishedVersion: Int?
     private let takeCommands: () -> [LoopCommand]
     private let publish: ([DeviceInfo]) -> Void
     private let countWakeup: () -> Void
@@ -114,9 +116,11 @@ final class LoopCore {
     }
 
     /// Arms the timer for the earliest retry or gesture deadline (disarmed when there is none)
-    /// and publishes the list.
+    /// and publishes the list when it changed. Runs after every wake-up: a frame allocates
+    /// nothing here.
     private func settle() {
-        let deadline = [core.deadline, kernel.libinputDeadline].compactMap { $0 }.min()
+        var deadline = core.deadline
+        if let gestures = kernel.libinputDeadline, deadline.map({ gestures < $0 }) ?? true { deadline = gestures }
         if deadline != armedDeadline {
             do {
                 try kernel.arm(deadline: deadline)
@@ -125,7 +129,10 @@ final class LoopCore {
                 logger.error("timerfd_settime failed", metadata: ["error": "\(error)"])
             }
         }
-        publish(core.devices)
+        if core.listVersion != publishedVersion {
+            publishedVersion = core.listVersion
+            publish(core.devices)
+        }
     }
 
     /// Hands one event to the core and carries out its actions, each outcome fed back before

@@ -127,6 +127,8 @@ final class FakeLoop {
     let recorder = Recorder()
     var commands: [LoopCommand] = []
     private(set) var published: [DeviceInfo] = []
+    /// How often the loop published its device list.
+    private(set) var publishCount = 0
     private(set) var loop: LoopCore!
     /// Policy calls per node (each open attempt asks once before opening and once after).
     private(set) var policyCalls: [String: Int] = [:]
@@ -160,7 +162,10 @@ final class FakeLoop {
         loop = LoopCore(
             configuration: configuration, kernel: kernel, delegate: recorder,
             takeCommands: { [unowned self] in defer { commands = [] }; return commands },
-            publish: { [unowned self] in published = $0 }, countWakeup: {})
+            publish: { [unowned self] in
+                published = $0
+                publishCount += 1
+            }, countWakeup: {})
         loop.begin()
     }
 

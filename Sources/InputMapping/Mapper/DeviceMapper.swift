@@ -185,7 +185,9 @@ public struct DeviceMapper: Sendable {
                     self.translator = translator
                     for signal in signals { output += apply(signal, event: event, now: now, context: context) }
                 } else {
-                    output += key(event.code, value: event.value, time: event.timeUsec, now: now, context: context)
+                    // A frame's commands are usually one key's: take its array rather than copy it.
+                    let commands = key(event.code, value: event.value, time: event.timeUsec, now: now, context: context)
+                    if output.isEmpty { output = commands } else { output += commands }
                 }
             case EventCode.EV_ABS:
                 output += absolute(event, now: now, context: context)
@@ -434,18 +436,22 @@ public struct DeviceMapper: Sendable {
     // MARK: Timers
 
     /// The earliest monotonic time (µs) at which `tick(now:)` has something to do.
+    /// (Asked after every frame: no allocation.)
     public var nextDeadline: Int64? {
-        var deadlines: [Int64] = []
+        var earliest: Int64?
+        func consider(_ time: Int64?) {
+            if let time, earliest.map({ time < $0 }) ?? true { earliest = time }
+        }
         for hold in holds.values {
-            if let time = hold.nextRepeat { deadlines.append(time) }
-            if let time = hold.watchdog { deadlines.append(time) }
+            consider(hold.nextRepeat)
+            consider(hold.watchdog)
         }
         for key in pending.values {
-            if let time = key.chordDeadline { deadlines.append(time) }
-            if let time = key.longDeadline { deadlines.append(time) }
+            consider(key.chordDeadline)
+            consider(key.longDeadline)
         }
-        if let edit { deadlines.append(edit.idleDeadline) }
-        return deadlines.min()
+        consider(edit?.idleDeadline)
+        return earliest
     }
 
     enum Timer {
@@ -475,6 +481,9 @@ public struct DeviceMapper: Sendable {
     /// chord windows, lost key-ups, the end of an edit stream. A late tick sends one repeat per
     /// held command, never a burst.
     public mutating func tick(now: Int64) -> [MappedCommand] {
+        // Every frame ticks first: when nothing is due (`nextDeadline` covers the same timers as
+        // `dueTimer`), skip sorting the holds and pending keys.
+        guard let earliest = nextDeadline, earliest <= now else { return [] }
         var output: [MappedCommand] = []
         while let (deadline, timer) = dueTimer(now) {
             switch timer {
