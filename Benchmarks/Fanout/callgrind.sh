@@ -8,6 +8,7 @@
 # 1,100-move run in $KEEP when set (for callgrind_annotate).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+scripts/deps bench  # valgrind, on a fresh machine
 focusd=${1:-.build/release/focusd}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -8,6 +8,7 @@
 # (for callgrind_annotate).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+scripts/deps bench  # valgrind, on a fresh machine
 swift build -c release --product InputBench >&2
 bench=$(swift build -c release --show-bin-path)/InputBench
 dir=$(mktemp -d)

@@ -15,6 +15,7 @@
 # INPUT_MONITOR=no runs without the Input monitor (a UI without a test bench).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+scripts/deps bench  # valgrind, on a fresh machine
 bench=${1:-.build/release/LoopBench}
 presses=${PRESSES:-200}
 top=${TOP:-30}
