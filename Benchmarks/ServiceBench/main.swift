@@ -469,6 +469,7 @@ func memoryBenchmark(label: String = "--no-devices", extra: [String] = ["--no-de
         print("    \(label.padding(toLength: 44, withPad: " ", startingAt: 0))VmRSS \(mib(figures.resident))  (anonymous \(mib(figures.anonymous)), file-backed \(mib(figures.file)))")
     }
     line("no scene, no client:", daemon.memory())
+    let deployment = checkDeploymentBuild(pid: daemon.pid)
     let owner = try daemon.connect()
     try owner.call("io.focusd.Focus.SetScene", ["scene": gridScene("big", columns: 100, rows: 100)])
     line("10,000-node scene:", daemon.memory())
@@ -486,7 +487,7 @@ func memoryBenchmark(label: String = "--no-devices", extra: [String] = ["--no-de
     usleep(200_000)
     let loaded = daemon.memory()
     line("10,000-node scene, 8 monitors, 200 moves:", loaded)
-    print("    goal: VmRSS ≤ 16 MiB                             \(verdict(loaded.resident <= 16 * 1024))")
+    print("    goal: VmRSS ≤ 16 MiB                             \(verdict(deployment && loaded.resident <= 16 * 1024))")
     if detail { printMappings(pid: daemon.pid) }
     _ = monitors
 }
@@ -534,8 +535,20 @@ func billionMemoryBenchmark() throws {
     let loaded = daemon.memory()
     let focused = try owner.call("io.focusd.Focus.GetState", ["scene": "billion"])["state"]?["focused"]?.stringValue ?? "?"
     print("    1,000,000,000 items, 8 monitors, 200 moves (focus \(focused)): VmRSS \(mib(loaded.resident))  (anonymous \(mib(loaded.anonymous)), file-backed \(mib(loaded.file)))")
-    print("    goal: VmRSS ≤ 16 MiB                             \(verdict(loaded.resident <= 16 * 1024))")
+    print("    goal: VmRSS ≤ 16 MiB                             \(verdict(checkDeploymentBuild(pid: daemon.pid) && loaded.resident <= 16 * 1024))")
     _ = monitors
+}
+
+/// Whether the running focusd is the deployment build, whose memory the goal is about: a focusd
+/// that maps the Swift runtime's shared libraries (a plain `swift build -c release`, as
+/// `Tests/RealKernel/run.sh` makes into the same `.build/release`) carries ~4 MiB more file-backed
+/// pages, so its figure is not the deployment's. Prints why when it is not.
+func checkDeploymentBuild(pid: Int32) -> Bool {
+    let maps = String(decoding: (try? readFile("/proc/\(pid)/maps", limit: 16 << 20)) ?? [], as: UTF8.self)
+    guard maps.contains("libswiftCore.so") else { return true }
+    print("    focusd maps libswiftCore.so: not the deployment build, so the memory goal is not judged on it")
+    print("    (build it with: swift build -c release --static-swift-stdlib --product focusd)")
+    return false
 }
 
 /// Resident KiB per mapped file (anonymous mappings together), largest first, from /proc/<pid>/smaps.
