@@ -19,14 +19,10 @@ private func rejectUnknown(_ members: [String: JSONValue], known: Set<String>) t
 }
 
 private func optionalString(_ members: [String: JSONValue], _ key: String) throws(VarlinkError) -> String? {
-    switch members[key] {
-    case nil, .null?: return nil
-    case .string(let text)?: return text
-    default: throw .invalidParameter(key)
-    }
+    try optionalString(members[key], key)
 }
 
-/// ``optionalString(_:_:)`` of a member already found.
+/// ``optionalString(_:_:)`` of a member already found (`value`, named `key`).
 private func optionalString(_ value: JSONValue?, _ key: String) throws(VarlinkError) -> String? {
     switch value {
     case nil, .null?: return nil
@@ -43,9 +39,7 @@ private func optionalEnum<T: RawRepresentable>(_ value: JSONValue?, _ key: Strin
 }
 
 private func optionalEnum<T: RawRepresentable>(_ members: [String: JSONValue], _ key: String) throws(VarlinkError) -> T? where T.RawValue == String {
-    guard let text = try optionalString(members, key) else { return nil }
-    guard let value = T(rawValue: text) else { throw .invalidParameter(key) }
-    return value
+    try optionalEnum(members[key], key)
 }
 
 struct MoveCall: Decodable, Equatable {

@@ -502,25 +502,18 @@ public final class SceneHub {
         try SceneSession.lint(scene, limits: limits)
     }
 
-    /// ``resolve(_:)`` and the entry's index, found with one lookup (the name's hash), for a
-    /// change made at once; anything after a delivery looks the name up again (a monitor may
-    /// have changed the scenes).
+    /// The scene `name` names (nil: the active one) and its entry's index, found with one lookup
+    /// (the name's hash), for a change made at once; anything after a delivery looks the name up
+    /// again (a monitor may have changed the scenes). `noSuchScene` when it is not installed
+    /// (with an empty name when there is no active scene).
     private func resolveIndex(_ name: String?) throws(FocusError) -> (String, [String: Entry].Index) {
-        if let name {
-            guard let index = entries.index(forKey: name) else { throw .noSuchScene(scene: name) }
-            return (name, index)
-        }
-        guard let active = activeName, let index = entries.index(forKey: active) else { throw .noSuchScene(scene: "") }
-        return (active, index)
+        guard let found = installed(name) else { throw .noSuchScene(scene: name ?? "") }
+        return found
     }
 
+    /// ``resolveIndex(_:)``'s name.
     private func resolve(_ name: String?) throws(FocusError) -> String {
-        if let name {
-            guard entries.keys.contains(name) else { throw .noSuchScene(scene: name) }
-            return name
-        }
-        guard let active = activeName else { throw .noSuchScene(scene: "") }
-        return active
+        try resolveIndex(name).0
     }
 
     // MARK: Monitors
@@ -534,8 +527,8 @@ public final class SceneHub {
         let id = nextMonitor
         nextMonitor += 1
         monitors[id] = Monitor(scene: scene, deliver: deliver)
-        if let name = scene ?? activeName, let entry = entries[name] {
-            deliver(.state(entry.session.state(active: name == activeName)))
+        if let (name, index) = installed(scene) {
+            deliver(.state(entries.values[index].session.state(active: name == activeName)))
         }
         return MonitorID(raw: id)
     }
@@ -543,8 +536,13 @@ public final class SceneHub {
     /// Whether ``addMonitor(scene:deliver:)`` delivers a state at once for `scene` (nil: the
     /// active one): the scene is installed.
     public func deliversStateAtOnce(scene: String?) -> Bool {
-        guard let name = scene ?? activeName else { return false }
-        return entries.index(forKey: name) != nil
+        installed(scene) != nil
+    }
+
+    /// `scene` (nil: the active one) and its entry's index, when it is installed.
+    private func installed(_ scene: String?) -> (name: String, index: [String: Entry].Index)? {
+        guard let name = scene ?? activeName, let index = entries.index(forKey: name) else { return nil }
+        return (name, index)
     }
 
     public func removeMonitor(_ id: MonitorID) {

@@ -35,13 +35,8 @@ enum Epoll {
         var events: UInt32
     }
 
-    /// Sleeps until a watched descriptor is ready (`timeoutMs` -1: no timeout).
-    static func wait(_ epoll: FileDescriptor, maxEvents: Int = 32, timeoutMs: Int32 = -1) throws(PosixError) -> [Ready] {
-        try wait(epoll, maxEvents: maxEvents, timeoutMs: timeoutMs) { $0 }
-    }
-
-    /// Sleeps until a watched descriptor is ready, and returns what `transform` makes of each
-    /// readiness report (nil: dropped), in one array built once.
+    /// Sleeps until a watched descriptor is ready (`timeoutMs` -1: no timeout), and returns what
+    /// `transform` makes of each readiness report (nil: dropped), in one array built once.
     static func wait<Element>(
         _ epoll: FileDescriptor, maxEvents: Int = 32, timeoutMs: Int32 = -1, _ transform: (Ready) -> Element?
     ) throws(PosixError) -> [Element] {

@@ -255,9 +255,7 @@ final class InputCore {
     /// (Asked after every wake-up: no allocation.)
     var deadline: Int64? {
         var earliest = mappers?.nextDeadline
-        for entry in entries.values {
-            if let at = entry.retryAt, earliest.map({ at < $0 }) ?? true { earliest = at }
-        }
+        for entry in entries.values { earliest = earlier(earliest, entry.retryAt) }
         return earliest
     }
 

@@ -119,8 +119,7 @@ final class LoopCore {
     /// and publishes the list when it changed. Runs after every wake-up: a frame allocates
     /// nothing here.
     private func settle() {
-        var deadline = core.deadline
-        if let gestures = kernel.libinputDeadline, deadline.map({ gestures < $0 }) ?? true { deadline = gestures }
+        let deadline = earlier(core.deadline, kernel.libinputDeadline)
         if deadline != armedDeadline {
             do {
                 try kernel.arm(deadline: deadline)

@@ -439,19 +439,13 @@ public struct DeviceMapper: Sendable {
     /// (Asked after every frame: no allocation.)
     public var nextDeadline: Int64? {
         var earliest: Int64?
-        func consider(_ time: Int64?) {
-            if let time, earliest.map({ time < $0 }) ?? true { earliest = time }
-        }
         for hold in holds.values {
-            consider(hold.nextRepeat)
-            consider(hold.watchdog)
+            earliest = earlier(earlier(earliest, hold.nextRepeat), hold.watchdog)
         }
         for key in pending.values {
-            consider(key.chordDeadline)
-            consider(key.longDeadline)
+            earliest = earlier(earlier(earliest, key.chordDeadline), key.longDeadline)
         }
-        consider(edit?.idleDeadline)
-        return earliest
+        return earlier(earliest, edit?.idleDeadline)
     }
 
     enum Timer {
@@ -513,4 +507,13 @@ public struct DeviceMapper: Sendable {
         }
         return output
     }
+}
+
+/// The earlier of two optional times (nil: none). The input thread's next deadline is looked for
+/// after every frame and wake-up (`DeviceMapper.nextDeadline`, the input loop's timers) without
+/// building an array.
+package func earlier(_ a: Int64?, _ b: Int64?) -> Int64? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
 }
