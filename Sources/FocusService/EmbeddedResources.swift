@@ -243,7 +243,11 @@ type Device (
   # The facts that decided the class and the grab, in words (input.md §2 and §9).
   reasons: ?[]string,
   # Why the device is attached but unused (permission denied, ignored by config, ...).
-  problem: ?string
+  problem: ?string,
+  # Lent to a client with Lend (input.md §11): focusd neither grabs nor maps it meanwhile.
+  lent: ?bool,
+  # The event node of its pass-through device, when it has one (input.md §11).
+  passthrough: ?string
 )
 
 # One semantic command produced by a device, after mapping.
@@ -270,7 +274,15 @@ method Monitor() -> (devices: ?[]Device, added: ?Device, removed: ?string, comma
 # Re-read the configuration file; on error the running configuration stays.
 method ReloadConfig() -> (profiles: []string, warnings: []string)
 
+# Hand a device to the caller (input.md §11): released, ungrabbed, not mapped, no pass-through,
+# until Reclaim or the caller's connection closes.
+method Lend(device: string) -> (device: Device)
+
+# Take a lent device back; focusd grabs and maps it again as at plug-in.
+method Reclaim(device: string) -> (device: Device)
+
 error NoSuchDevice (id: string)
+error DeviceLent (id: string)
 error InvalidConfig (reason: string, line: ?int)
 
 """#####
