@@ -85,7 +85,11 @@ print("GamepadBench: \(path): \(lines) lines, \(database.entries.count) Linux en
 print("                                   wall clock   CPU time")
 print("    floor: read + newline scan     \(format(median(bare)).leftPadded(10))  \(format(median(bareCPU)).leftPadded(10))")
 print("    GamepadDatabases.load          \(format(median(loads)).leftPadded(10))  \(format(median(loadsCPU)).leftPadded(10))"
-    + "  (\(String(Int((median(loads) / median(bare)).rounded())))× the floor); goal ≤ 10 ms \(median(loads) <= 10 ? "PASS" : "FAIL")")
+    + "  (\(String(Int((median(loads) / median(bare)).rounded())))× the floor)")
+// On a machine busy with other work the wall clock also counts the waits for a core: the load
+// average says how busy it was.
+let loadAverage = (try? readFile("/proc/loadavg", limit: 4096)).map { String(decoding: $0, as: UTF8.self).split(separator: " ").prefix(3).joined(separator: " ") } ?? "?"
+print("    goal ≤ 10 ms: CPU time \(median(loadsCPU) <= 10 ? "PASS" : "FAIL"), wall clock \(median(loads) <= 10 ? "PASS" : "FAIL") (load average \(loadAverage) on \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores)")
 
 extension String {
     func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
