@@ -10,7 +10,8 @@ final class InputInterface {
     let router: InputRouter
     /// Re-reads the configuration file (off the loop; the future completes on it) and swaps it
     /// in; the profile names and warnings, or `InvalidConfig` (the running configuration stays).
-    var reload: () -> EventLoopFuture<([String], [String])> = { fatalError("reload is set when the daemon starts") }
+    /// Nil until the daemon has started (a call before that changes nothing).
+    var reload: (() -> EventLoopFuture<([String], [String])>)?
 
     init(router: InputRouter) {
         self.router = router
@@ -66,6 +67,7 @@ final class InputInterface {
         case .monitor:
             try monitor(context)
         case .reloadConfig:
+            guard let reload else { return context.reply(["profiles": [], "warnings": []]) }
             reload().assumeIsolated().whenComplete { result in
                 switch result {
                 case .success(let (profiles, warnings)):
