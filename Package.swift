@@ -110,6 +110,12 @@ let package = Package(
             path: "Benchmarks/InputBench",
             exclude: ["callgrind.sh"]
         ),
+        // Reading an SDL_GameControllerDB file beside a bare read of it (docs/gamepad-databases.md).
+        .executableTarget(
+            name: "GamepadBench",
+            dependencies: ["FocusService", "FocusConfig", "FocusWire", "SystemCalls"],
+            path: "Benchmarks/GamepadBench"
+        ),
         .executableTarget(
             name: "ServiceBench",
             dependencies: ["Varlink", "FocusEngine", "FocusWire", "SystemCalls"],

@@ -2,7 +2,7 @@
 //
 //   swift build -c release --static-swift-stdlib --product focusd \
 //     && swift build -c release --static-swift-stdlib --product ServiceBench && .build/release/ServiceBench [--focusd PATH] [--quick] [--memory-detail]
-//     (--fanout: case a′ only)
+//     (--fanout: case a′ only; --startup: (e) start to socket only)
 //
 // (--static-swift-stdlib is how scripts/install builds the daemon it deploys; a focusd linked to
 // the shared Swift runtime measures ~4 MiB more file-backed memory, and the bench says so and
@@ -13,7 +13,8 @@
 // (b) resident memory of the daemon with a 10,000-node scene and 8 monitoring clients;
 // (c) CPU wake-ups (context switches of all its threads) of an idle daemon with clients connected,
 //     over 10 s, without devices and with devices on an empty input directory;
-// (d) with --hostile (only that): each expensive valid request of issue 11 on a fresh daemon, next
+// (d) with --hostile (only that): each expensive valid request of issue 11 (and a reload of a
+//     config naming a 100,000-line gamepad database, by ReloadConfig and by SIGHUP) on a fresh daemon, next
 //     to a client timing its own Move calls: the request's time, the daemon's peak memory, the
 //     other client's worst wait, whether the daemon survived, and its memory before and after
 //     (`--only TEXT`: the requests whose name contains TEXT).
@@ -580,10 +581,17 @@ extension String {
 func startupBenchmark() throws {
     let starts = quick ? 5 : 11
     print("(e) start to socket: process start → first answer on the socket, \(starts) starts (release focusd --no-devices, then reading devices)")
-    for (label, extra) in [("--no-devices", ["--no-devices"]), ("devices on an empty --input-directory", ["--input-directory", makeTemporaryDirectory()])] {
+    // SDL's community database (the committed copy), as at /etc/focusd/gamecontrollerdb.txt.
+    let database = "[gamepads]\ndatabases = [\"\(repositoryRoot)/Tests/InputMappingTests/Gamepads/gamecontrollerdb.txt\"]\n"
+    let cases: [(label: String, extra: [String], config: String)] = [
+        ("--no-devices", ["--no-devices"], ""),
+        ("devices on an empty --input-directory", ["--input-directory", makeTemporaryDirectory()], ""),
+        ("devices, with SDL's gamecontrollerdb.txt", ["--input-directory", makeTemporaryDirectory()], database),
+    ]
+    for (label, extra, config) in cases {
         var times: [Double] = []
         for _ in 0..<starts {
-            let daemon = try Daemon(extra)
+            let daemon = try Daemon(extra, config: "[limits]\nmaxConnectionsPerUid = 256\n" + config)
             times.append(daemon.startToSocket)
             daemon.stop()
         }
@@ -747,6 +755,19 @@ func hostileBenchmark() throws {
                 previous = revision
             }
         }),
+        ("ReloadConfig naming a 100,000-line gamepad database", { d in
+            try writeLargeGamepadDatabase(d)
+            let client = try VarlinkClient(path: d.socket, timeout: .seconds(300))
+            let reply = try client.call("io.focusd.Input.ReloadConfig")
+            guard reply["warnings"]?.arrayValue?.isEmpty ?? false else { throw BenchFailure("reload warnings: \(reply)") }
+        }),
+        ("SIGHUP, the same config again (100,000 lines replaced)", { d in
+            try writeLargeGamepadDatabase(d)
+            let client = try VarlinkClient(path: d.socket, timeout: .seconds(300))
+            _ = try client.call("io.focusd.Input.ReloadConfig")
+            kill(d.pid, SIGHUP)
+            _ = try client.call("io.focusd.Input.ReloadConfig")  // answered after the SIGHUP's reload (one worker, in order)
+        }),
         ("1,000 connections opened and held", { d in
             var fds: [Int32] = []
             for _ in 0..<1_000 { fds.append(rawConnect(d.socket)) }
@@ -828,6 +849,25 @@ func hostileBenchmark() throws {
     }
 }
 
+/// A gamepad database of 100,000 Linux lines (SDL's own lines, each GUID made unique) beside the
+/// daemon's config, and the config naming it.
+func writeLargeGamepadDatabase(_ daemon: Daemon) throws {
+    let source = try String(contentsOfFile: repositoryRoot + "/Tests/InputMappingTests/Gamepads/gamecontrollerdb.txt", encoding: .utf8)
+    let lines = source.split(separator: "\n").filter { line in
+        line.contains("platform:Linux") && line.prefix(32).allSatisfy(\.isHexDigit) && line.count > 32
+    }
+    var text = ""
+    for index in 0..<100_000 {
+        let line = lines[index % lines.count]
+        let hex = String(index, radix: 16)
+        text += line.prefix(24) + String(repeating: "0", count: 8 - hex.count) + hex + line.dropFirst(32) + "\n"
+    }
+    let path = daemon.directory + "/gamecontrollerdb.txt"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    try "[limits]\nmaxConnectionsPerUid = 1100\n[gamepads]\ndatabases = [\"\(path)\"]\n"
+        .write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
+}
+
 /// (e) The same 100,000-node SetScene on this focusd and on `baseline`, alternately, each on its
 /// own daemon; the client writes bytes serialized beforehand and times until the reply's NUL.
 func setSceneComparison(baseline: String) throws {
@@ -868,6 +908,10 @@ let baselineFocusd: String? = {
 if arguments.contains("--hostile") || baselineFocusd != nil {
     if let baselineFocusd { try setSceneComparison(baseline: baselineFocusd) }
     if arguments.contains("--hostile") { try hostileBenchmark() }
+    exit(0)
+}
+if arguments.contains("--startup") {  // (e) start to socket only
+    try startupBenchmark()
     exit(0)
 }
 if arguments.contains("--fanout") {  // case a′ only

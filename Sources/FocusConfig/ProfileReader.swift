@@ -67,7 +67,7 @@ enum ProfileReader {
         guard let named = EventCode.named(text) else {
             throw ConfigError("'\(key)': unknown event code '\(text)' (kernel names such as KEY_ENTER, BTN_SOUTH)", at: position)
         }
-        guard named.type == EventCode.EV_KEY else {
+        guard named.type == EventCode.EV_KEY, named.code <= EventCode.KEY_MAX else {
             throw ConfigError("'\(key)': '\(text)' is not a key or button (KEY_*, BTN_*)", at: position)
         }
         return named.code

@@ -1,15 +1,17 @@
 import FocusWire
 import InputDevices
 import InputMapping
+import NIOCore
 import Varlink
 
 /// `io.focusd.Input` over Varlink: the devices focusd sees, a monitor of device changes and
 /// commands (for test benches), and `ReloadConfig`.
 final class InputInterface {
     let router: InputRouter
-    /// Re-reads the configuration file; returns the profile names and warnings, or throws
-    /// `InvalidConfig` (the running configuration stays).
-    var reload: () throws(VarlinkError) -> (profiles: [String], warnings: [String]) = { ([], []) }
+    /// Re-reads the configuration file (off the loop; the future completes on it) and swaps it
+    /// in; the profile names and warnings, or `InvalidConfig` (the running configuration stays).
+    /// Nil until the daemon has started (a call before that changes nothing).
+    var reload: (() -> EventLoopFuture<([String], [String])>)?
 
     init(router: InputRouter) {
         self.router = router
@@ -65,8 +67,15 @@ final class InputInterface {
         case .monitor:
             try monitor(context)
         case .reloadConfig:
-            let (profiles, warnings) = try reload()
-            context.reply(["profiles": .array(profiles.map { .string($0) }), "warnings": .array(warnings.map { .string($0) })])
+            guard let reload else { return context.reply(["profiles": [], "warnings": []]) }
+            reload().assumeIsolated().whenComplete { result in
+                switch result {
+                case .success(let (profiles, warnings)):
+                    context.reply(["profiles": .array(profiles.map { .string($0) }), "warnings": .array(warnings.map { .string($0) })])
+                case .failure(let error):
+                    context.fail(error as? VarlinkError ?? VarlinkError("io.focusd.Input.InvalidConfig", parameters: ["reason": .string("\(error)")]))
+                }
+            }
         }
     }
 

@@ -24,9 +24,9 @@ public struct DeviceDescriptionError: Error, CustomStringConvertible, Equatable 
 public enum DeviceDescription {
     /// The code lists of `events`, with each type's largest code (linux/input-event-codes.h).
     static let codeLists: [String: (type: UInt16, max: UInt16)] = [
-        "EV_KEY": (EventCode.EV_KEY, EventCode.KEY_MAX), "EV_REL": (EventCode.EV_REL, 0x0f),
-        "EV_SW": (EventCode.EV_SW, 0x10), "EV_MSC": (EventCode.EV_MSC, 0x07), "EV_LED": (EventCode.EV_LED, 0x0f),
-        "EV_FF": (EventCode.EV_FF, 0x7f),
+        "EV_KEY": (EventCode.EV_KEY, EventCode.KEY_MAX), "EV_REL": (EventCode.EV_REL, EventCode.REL_MAX),
+        "EV_SW": (EventCode.EV_SW, EventCode.SW_MAX), "EV_MSC": (EventCode.EV_MSC, EventCode.MSC_MAX),
+        "EV_LED": (EventCode.EV_LED, EventCode.LED_MAX), "EV_FF": (EventCode.EV_FF, EventCode.FF_MAX),
     ]
     static let fields: Set<String> = [
         "name", "bus", "vendor", "product", "version", "phys", "uniq", "properties", "events", "udev", "source",
@@ -97,6 +97,8 @@ public enum DeviceDescription {
             guard let text = element.stringValue else { throw fail(field, "expected a code name or number") }
             guard let named = EventCode.named(text) else { throw fail(field, "unknown code name \(text)") }
             guard named.type == type else { throw fail(field, "\(text) is not a code of this event type") }
+            // A *_CNT name is the header's count of codes, one past the largest.
+            guard named.code <= max else { throw fail(field, "\(text) is \(named.code), the number of codes, out of range 0...\(max)") }
             return named.code
         }
         func codes(_ member: JSONValue?, type: UInt16, max: UInt16, field: String) throws(DeviceDescriptionError) -> Set<UInt16> {
@@ -134,6 +136,9 @@ public enum DeviceDescription {
                     let axis: UInt16
                     if let named = EventCode.named(axisName) {
                         guard named.type == EventCode.EV_ABS else { throw fail(axisField, "\(axisName) is not an absolute axis") }
+                        guard named.code <= EventCode.ABS_MAX else {
+                            throw fail(axisField, "\(axisName) is \(named.code), the number of axes, out of range 0...\(EventCode.ABS_MAX)")
+                        }
                         axis = named.code
                     } else if let value = UInt16(axisName), value <= EventCode.ABS_MAX {
                         axis = value

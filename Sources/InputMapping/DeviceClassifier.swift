@@ -140,7 +140,18 @@ public enum DeviceClassifier {
         if has("ID_INPUT_TOUCHPAD") { return decide(.touchpad, "a touchpad: swipes move focus") }
         if has("ID_INPUT_TABLET") { return decide(.other, "a tablet or pen") }
         if has("ID_INPUT_TOUCHSCREEN") { return decide(.other, "a touchscreen") }
-        if has("ID_INPUT_JOYSTICK") { return decide(.gamepad, "a joystick or gamepad") }
+        if has("ID_INPUT_JOYSTICK") {
+            // Analog data on hat codes (a Wii Balance Board's weight sensors) is no D-pad, and a
+            // node that carries it is no dedicated navigation device.
+            let analogHats = caps.nonDpadHatAxes
+            if !analogHats.isEmpty {
+                let ranges = analogHats.map { code in
+                    "\(EventCode.name(type: EventCode.EV_ABS, code: code) ?? "\(code)") \(caps.absoluteAxes[code]!.minimum)...\(caps.absoluteAxes[code]!.maximum)"
+                }
+                neverGrab.append("hat axes with a range that is not a D-pad's -1...1 (\(ranges.joined(separator: ", "))): not a D-pad")
+            }
+            return decide(.gamepad, "a joystick or gamepad")
+        }
 
         let rel = caps.relativeAxes
         let abs = caps.absoluteAxes

@@ -15,6 +15,7 @@ public enum EventCode {
     public static let INPUT_PROP_POINTING_STICK: UInt16 = 0x5
     public static let INPUT_PROP_ACCELEROMETER: UInt16 = 0x6
     public static let INPUT_PROP_MAX: UInt16 = 0x1f
+    public static let INPUT_PROP_CNT: UInt16 = 0x20
     public static let EV_SYN: UInt16 = 0x0
     public static let EV_KEY: UInt16 = 0x1
     public static let EV_REL: UInt16 = 0x2
@@ -747,12 +748,17 @@ public enum EventCode {
     public static let SW_MUTE_DEVICE: UInt16 = 0xe
     public static let SW_PEN_INSERTED: UInt16 = 0xf
     public static let SW_MACHINE_COVER: UInt16 = 0x10
+    public static let SW_RADIO: UInt16 = 0x3
+    public static let SW_MAX: UInt16 = 0x10
+    public static let SW_CNT: UInt16 = 0x11
     public static let MSC_SERIAL: UInt16 = 0x0
     public static let MSC_PULSELED: UInt16 = 0x1
     public static let MSC_GESTURE: UInt16 = 0x2
     public static let MSC_RAW: UInt16 = 0x3
     public static let MSC_SCAN: UInt16 = 0x4
     public static let MSC_TIMESTAMP: UInt16 = 0x5
+    public static let MSC_MAX: UInt16 = 0x7
+    public static let MSC_CNT: UInt16 = 0x8
     public static let LED_NUML: UInt16 = 0x0
     public static let LED_CAPSL: UInt16 = 0x1
     public static let LED_SCROLLL: UInt16 = 0x2
@@ -764,6 +770,17 @@ public enum EventCode {
     public static let LED_MISC: UInt16 = 0x8
     public static let LED_MAIL: UInt16 = 0x9
     public static let LED_CHARGING: UInt16 = 0xa
+    public static let LED_MAX: UInt16 = 0xf
+    public static let LED_CNT: UInt16 = 0x10
+    public static let REP_DELAY: UInt16 = 0x0
+    public static let REP_PERIOD: UInt16 = 0x1
+    public static let REP_MAX: UInt16 = 0x1
+    public static let REP_CNT: UInt16 = 0x2
+    public static let SND_CLICK: UInt16 = 0x0
+    public static let SND_BELL: UInt16 = 0x1
+    public static let SND_TONE: UInt16 = 0x2
+    public static let SND_MAX: UInt16 = 0x7
+    public static let SND_CNT: UInt16 = 0x8
     public static let FF_STATUS_STOPPED: UInt16 = 0x0
     public static let FF_STATUS_PLAYING: UInt16 = 0x1
     public static let FF_RUMBLE: UInt16 = 0x50
@@ -782,6 +799,8 @@ public enum EventCode {
     public static let FF_CUSTOM: UInt16 = 0x5d
     public static let FF_GAIN: UInt16 = 0x60
     public static let FF_AUTOCENTER: UInt16 = 0x61
+    public static let FF_MAX: UInt16 = 0x7f
+    public static let FF_CNT: UInt16 = 0x80
     public static let BUS_PCI: UInt16 = 0x1
     public static let BUS_ISAPNP: UInt16 = 0x2
     public static let BUS_USB: UInt16 = 0x3
@@ -816,10 +835,14 @@ public enum EventCode {
         ("INPUT_PROP_TOPBUTTONPAD", EventCode.PROPERTY, 0x4),
         ("INPUT_PROP_POINTING_STICK", EventCode.PROPERTY, 0x5),
         ("INPUT_PROP_ACCELEROMETER", EventCode.PROPERTY, 0x6),
+        ("INPUT_PROP_MAX", EventCode.PROPERTY, 0x1f),
+        ("INPUT_PROP_CNT", EventCode.PROPERTY, 0x20),
         ("SYN_REPORT", EventCode.EV_SYN, 0x0),
         ("SYN_CONFIG", EventCode.EV_SYN, 0x1),
         ("SYN_MT_REPORT", EventCode.EV_SYN, 0x2),
         ("SYN_DROPPED", EventCode.EV_SYN, 0x3),
+        ("SYN_MAX", EventCode.EV_SYN, 0xf),
+        ("SYN_CNT", EventCode.EV_SYN, 0x10),
         ("KEY_RESERVED", EventCode.EV_KEY, 0x0),
         ("KEY_ESC", EventCode.EV_KEY, 0x1),
         ("KEY_1", EventCode.EV_KEY, 0x2),
@@ -1457,6 +1480,8 @@ public enum EventCode {
         ("REL_RESERVED", EventCode.EV_REL, 0xa),
         ("REL_WHEEL_HI_RES", EventCode.EV_REL, 0xb),
         ("REL_HWHEEL_HI_RES", EventCode.EV_REL, 0xc),
+        ("REL_MAX", EventCode.EV_REL, 0xf),
+        ("REL_CNT", EventCode.EV_REL, 0x10),
         ("ABS_X", EventCode.EV_ABS, 0x0),
         ("ABS_Y", EventCode.EV_ABS, 0x1),
         ("ABS_Z", EventCode.EV_ABS, 0x2),
@@ -1500,6 +1525,8 @@ public enum EventCode {
         ("ABS_MT_DISTANCE", EventCode.EV_ABS, 0x3b),
         ("ABS_MT_TOOL_X", EventCode.EV_ABS, 0x3c),
         ("ABS_MT_TOOL_Y", EventCode.EV_ABS, 0x3d),
+        ("ABS_MAX", EventCode.EV_ABS, 0x3f),
+        ("ABS_CNT", EventCode.EV_ABS, 0x40),
         ("BTN_MISC", EventCode.EV_KEY, 0x100),
         ("BTN_MOUSE", EventCode.EV_KEY, 0x110),
         ("BTN_JOYSTICK", EventCode.EV_KEY, 0x120),
@@ -1508,6 +1535,8 @@ public enum EventCode {
         ("BTN_WHEEL", EventCode.EV_KEY, 0x150),
         ("BTN_TRIGGER_HAPPY", EventCode.EV_KEY, 0x2c0),
         ("KEY_MIN_INTERESTING", EventCode.EV_KEY, 0x71),
+        ("KEY_MAX", EventCode.EV_KEY, 0x2ff),
+        ("KEY_CNT", EventCode.EV_KEY, 0x300),
         ("KEY_BRIGHTNESS_MAX", EventCode.EV_KEY, 0x251),
         ("SW_LID", EventCode.EV_SW, 0x0),
         ("SW_TABLET_MODE", EventCode.EV_SW, 0x1),
@@ -1526,12 +1555,17 @@ public enum EventCode {
         ("SW_MUTE_DEVICE", EventCode.EV_SW, 0xe),
         ("SW_PEN_INSERTED", EventCode.EV_SW, 0xf),
         ("SW_MACHINE_COVER", EventCode.EV_SW, 0x10),
+        ("SW_RADIO", EventCode.EV_SW, 0x3),
+        ("SW_MAX", EventCode.EV_SW, 0x10),
+        ("SW_CNT", EventCode.EV_SW, 0x11),
         ("MSC_SERIAL", EventCode.EV_MSC, 0x0),
         ("MSC_PULSELED", EventCode.EV_MSC, 0x1),
         ("MSC_GESTURE", EventCode.EV_MSC, 0x2),
         ("MSC_RAW", EventCode.EV_MSC, 0x3),
         ("MSC_SCAN", EventCode.EV_MSC, 0x4),
         ("MSC_TIMESTAMP", EventCode.EV_MSC, 0x5),
+        ("MSC_MAX", EventCode.EV_MSC, 0x7),
+        ("MSC_CNT", EventCode.EV_MSC, 0x8),
         ("LED_NUML", EventCode.EV_LED, 0x0),
         ("LED_CAPSL", EventCode.EV_LED, 0x1),
         ("LED_SCROLLL", EventCode.EV_LED, 0x2),
@@ -1543,6 +1577,17 @@ public enum EventCode {
         ("LED_MISC", EventCode.EV_LED, 0x8),
         ("LED_MAIL", EventCode.EV_LED, 0x9),
         ("LED_CHARGING", EventCode.EV_LED, 0xa),
+        ("LED_MAX", EventCode.EV_LED, 0xf),
+        ("LED_CNT", EventCode.EV_LED, 0x10),
+        ("REP_DELAY", EventCode.EV_REP, 0x0),
+        ("REP_PERIOD", EventCode.EV_REP, 0x1),
+        ("REP_MAX", EventCode.EV_REP, 0x1),
+        ("REP_CNT", EventCode.EV_REP, 0x2),
+        ("SND_CLICK", EventCode.EV_SND, 0x0),
+        ("SND_BELL", EventCode.EV_SND, 0x1),
+        ("SND_TONE", EventCode.EV_SND, 0x2),
+        ("SND_MAX", EventCode.EV_SND, 0x7),
+        ("SND_CNT", EventCode.EV_SND, 0x8),
         ("FF_RUMBLE", EventCode.EV_FF, 0x50),
         ("FF_PERIODIC", EventCode.EV_FF, 0x51),
         ("FF_CONSTANT", EventCode.EV_FF, 0x52),
@@ -1559,5 +1604,7 @@ public enum EventCode {
         ("FF_CUSTOM", EventCode.EV_FF, 0x5d),
         ("FF_GAIN", EventCode.EV_FF, 0x60),
         ("FF_AUTOCENTER", EventCode.EV_FF, 0x61),
+        ("FF_MAX", EventCode.EV_FF, 0x7f),
+        ("FF_CNT", EventCode.EV_FF, 0x80),
     ]
 }

@@ -74,117 +74,224 @@ public struct GamepadMapping: Hashable, Sendable {
         self.bindings = bindings
     }
 
-    /// Parses one mapping string.
+    /// What an element name stands for (one lookup per field).
+    enum Element {
+        case button(UInt16)
+        /// A stick or trigger axis; a trigger also has the button it becomes when bound to one.
+        case axis(UInt16, trigger: UInt16?)
+        case ignored
+    }
+
+    /// An element name of at most 16 bytes, packed (longer ones are no element).
+    struct ElementKey: Equatable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var count: UInt8
+
+        /// The name lowercased (ASCII, as SDL compares them); nil when longer than 16 bytes.
+        init?(_ bytes: Bytes) {
+            guard bytes.count <= 16 else { return nil }
+            count = UInt8(bytes.count)
+            var shift: UInt64 = 0
+            for byte in bytes {
+                let lower = UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+                if shift < 64 { low |= lower << shift } else { high |= lower << (shift - 64) }
+                shift += 8
+            }
+        }
+
+        var slot: Int {
+            Int(truncatingIfNeeded: (low &* 0x9E37_79B9_7F4A_7C15 ^ high &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(count)) >> 57)
+        }
+
+        init(_ name: String) {
+            var copy = name
+            self = copy.withUTF8 { ElementKey($0[...])! }
+        }
+    }
+
+    /// Every element name in an open-addressed table of 128 slots, hashed by one multiply (each
+    /// field of every line looks its element up: a `Dictionary`'s SipHash was a tenth of a
+    /// database's reading).
+    static let elementTable: [(key: ElementKey, element: Element)?] = {
+        var table = [(key: ElementKey, element: Element)?](repeating: nil, count: 128)
+        func insert(_ name: String, _ element: Element) {
+            let key = ElementKey(name)
+            var slot = key.slot
+            while table[slot] != nil { slot = (slot + 1) & 127 }
+            table[slot] = (key, element)
+        }
+        for (name, code) in buttonTargets { insert(name, .button(code)) }
+        for (name, code) in axisTargets { insert(name, .axis(code, trigger: triggerButtons[name])) }
+        for name in ignoredFields { insert(name, .ignored) }
+        return table
+    }()
+
+    /// The element a name (as bytes, any case) stands for, nil for an unknown one.
+    static func element(_ name: Bytes) -> Element? {
+        guard let key = ElementKey(name) else { return nil }
+        var slot = key.slot
+        while let entry = elementTable[slot] {
+            if entry.key == key { return entry.element }
+            slot = (slot + 1) & 127
+        }
+        return nil
+    }
+
+    /// Bytes of a mapping string: a slice of the caller's buffer (no copy, no reference counting).
+    typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    /// Parses one mapping string. It is read as bytes, as SDL reads it: fields end at commas,
+    /// spaces and tabs around a field do not count, spaces inside a binding are dropped, element
+    /// names are compared ignoring ASCII case.
     /// - Throws: `ConfigError` (without a line; the caller knows it) naming the bad field.
     public static func parse(_ text: String) throws(ConfigError) -> GamepadMapping {
-        var fields = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: " \t")
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(ConfigError) in try parse(bytes: bytes) } }.get()
+    }
+
+    /// `parse(_:)` of UTF-8 bytes (a database's line, read in place).
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(ConfigError) -> GamepadMapping {
+        var fields: [Range<Int>] = []
+        fields.reserveCapacity(32)
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: ",") {
+            var lower = start, upper = index
+            while lower < upper && (bytes[lower] == 0x20 || bytes[lower] == 0x09) { lower += 1 }
+            while upper > lower && (bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09) { upper -= 1 }
+            fields.append(lower..<upper)
+            start = index + 1
         }
-        if fields.last == "" { fields.removeLast() }
+        if fields.last?.isEmpty == true { fields.removeLast() }
         guard fields.count >= 2 else {
-            throw ConfigError("gamepad mapping needs 'GUID,name,bindings...', found '\(text)'")
+            throw ConfigError("gamepad mapping needs 'GUID,name,bindings...', found '\(string(bytes[...]))'")
         }
         // SDL reads the first 32 hex digits of a longer GUID.
-        let guid = String(fields[0].lowercased().prefix(32))
-        guard guid.count == 32, fields[0].allSatisfy(\.isHexDigit) else {
-            throw ConfigError("gamepad mapping GUID must be 32 hex digits, found '\(fields[0])'")
+        let guidBytes = bytes[fields[0]]
+        guard guidBytes.count >= 32, guidBytes.allSatisfy({ SDLGUID.nibble($0) != nil }) else {
+            throw ConfigError("gamepad mapping GUID must be 32 hex digits, found '\(string(guidBytes))'")
         }
         var bindings: [Binding] = []
+        bindings.reserveCapacity(fields.count - 2)
         var warnings: [String] = []
-        for rawField in fields.dropFirst(2) {
+        for range in fields.dropFirst(2) {
             // As SDL: spaces anywhere in a field are dropped ("a0 ~" is "a0~").
-            let field = rawField.filter { $0 != " " }
-            guard let colon = field.firstIndex(of: ":") else {
-                throw ConfigError("gamepad mapping field '\(field)' is not 'element:source'")
-            }
-            // As SDL: element names are compared ignoring case.
-            var element = Substring(field[..<colon].lowercased())
-            let sourceText = field[field.index(after: colon)...]
-            if ignoredFields.contains(String(element)) { continue }
-            // As SDL: an empty source binds nothing; an element bound twice takes both sources.
-            if sourceText.isEmpty {
-                warnings.append("'\(field)': empty source, ignored")
-                continue
-            }
-            var targetHalf: Half?
-            if element.first == "+" || element.first == "-" {
-                targetHalf = element.first == "+" ? .positive : .negative
-                element = element.dropFirst()
-            }
-            // As SDL: a source it cannot read (`x5`) binds nothing; the rest of the line still counts.
-            let source: Source
-            do throws(ConfigError) {
-                source = try parseSource(sourceText, field: field)
-            } catch where sourceText.first.map({ !"abh+-".contains($0) }) ?? false {
-                warnings.append("'\(field)': source '\(sourceText)' is not bN, hN.M or aN, ignored")
-                continue
-            }
-            // As SDL: a trigger is 0...max whatever half the line gives it.
-            if triggerButtons[String(element)] != nil { targetHalf = nil }
-            let target: Target
-            if let axis = axisTargets[String(element)] {
-                if case .axis = source {
-                    target = .axis(axis, half: targetHalf)
-                } else if let button = triggerButtons[String(element)] {
-                    target = .button(button)
-                } else if let half = targetHalf {
-                    target = .axis(axis, half: half)
-                } else {
-                    target = .axis(axis, half: nil)
+            if bytes[range].contains(0x20) {
+                let packed = bytes[range].filter { $0 != 0x20 }
+                try packed.withUnsafeBufferPointer { (field) throws(ConfigError) in
+                    try bind(field[...], into: &bindings, warnings: &warnings)
                 }
-            } else if let button = buttonTargets[String(element)] {
-                guard targetHalf == nil else {
-                    throw ConfigError("gamepad mapping: '\(field)': only axes take a '+' or '-' half")
-                }
-                target = .button(button)
             } else {
-                warnings.append("'\(field)': unknown element '\(element)', ignored")
-                continue
+                try bind(bytes[range], into: &bindings, warnings: &warnings)
             }
-            bindings.append(Binding(target: target, source: source))
         }
-        var mapping = GamepadMapping(guid: guid, name: fields[1], bindings: bindings)
+        let guid = String(decoding: guidBytes.prefix(32).lazy.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        var mapping = GamepadMapping(guid: guid, name: string(bytes[fields[1]]), bindings: bindings)
         mapping.warnings = warnings
         return mapping
     }
 
-    static func parseSource(_ text: Substring, field: String) throws(ConfigError) -> Source {
+    /// One `element:source` field (spaces dropped): its binding, or a warning, or the error.
+    private static func bind(_ field: Bytes, into bindings: inout [Binding], warnings: inout [String]) throws(ConfigError) {
+        guard let colon = field.firstIndex(of: UInt8(ascii: ":")) else {
+            throw ConfigError("gamepad mapping field '\(string(field))' is not 'element:source'")
+        }
+        var elementBytes = field[..<colon]
+        let sourceText = field[(colon + 1)...]
+        // As SDL: element names are compared ignoring case.
+        if case .ignored = element(elementBytes) { return }
+        // As SDL: an empty source binds nothing; an element bound twice takes both sources.
+        if sourceText.isEmpty {
+            warnings.append("'\(string(field))': empty source, ignored")
+            return
+        }
+        var targetHalf: Half?
+        if let sign = elementBytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            targetHalf = sign == UInt8(ascii: "+") ? .positive : .negative
+            elementBytes = elementBytes.dropFirst()
+        }
+        // As SDL: a source it cannot read (`x5`) binds nothing; the rest of the line still counts.
+        let source: Source
+        do throws(ConfigError) {
+            source = try parseSource(sourceText, field: field)
+        } catch where !"abh+-".utf8.contains(sourceText.first!) {
+            warnings.append("'\(string(field))': source '\(string(sourceText))' is not bN, hN.M or aN, ignored")
+            return
+        }
+        let target: Target
+        switch element(elementBytes) {
+        case .axis(let axis, let trigger?):
+            // As SDL: a trigger is 0...max whatever half the line gives it.
+            if case .axis = source { target = .axis(axis, half: nil) } else { target = .button(trigger) }
+        case .axis(let axis, nil):
+            target = .axis(axis, half: targetHalf)
+        case .button(let button):
+            guard targetHalf == nil else {
+                throw ConfigError("gamepad mapping: '\(string(field))': only axes take a '+' or '-' half")
+            }
+            target = .button(button)
+        case .ignored, nil:
+            let lowered = elementBytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            warnings.append("'\(string(field))': unknown element '\(String(decoding: lowered, as: UTF8.self))', ignored")
+            return
+        }
+        bindings.append(Binding(target: target, source: source))
+    }
+
+    static func string(_ bytes: Bytes) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The decimal number of `digits` (ASCII digits only), nil when empty or too large for an Int.
+    static func decimal(_ digits: Bytes) -> Int? {
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for digit in digits {
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(Int(digit &- 0x30))
+            if overflow || carry { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    static func parseSource(_ text: Bytes, field: Bytes) throws(ConfigError) -> Source {
         var body = text
         var half: Half?
-        if body.first == "+" || body.first == "-" {
-            half = body.first == "+" ? .positive : .negative
+        if let sign = body.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            half = sign == UInt8(ascii: "+") ? .positive : .negative
             body = body.dropFirst()
         }
         var inverted = false
-        if body.last == "~" {
+        if body.last == UInt8(ascii: "~") {
             inverted = true
             body = body.dropLast()
         }
-        guard let kind = body.first else { throw ConfigError("gamepad mapping: '\(field)' has no source") }
+        guard let kind = body.first else { throw ConfigError("gamepad mapping: '\(string(field))' has no source") }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
         // As SDL (atoi): the digits at the start count, anything after them is ignored (`b2x` is `b2`).
-        let rest = body.dropFirst().prefix { $0.isASCII && $0.isNumber }
-        let hatRest = body.dropFirst().prefix { ($0.isASCII && $0.isNumber) || $0 == "." }
+        let rest = body.dropFirst().prefix(while: isDigit)
         switch kind {
-        case "b":
-            guard half == nil, !inverted, let index = Int(rest), index >= 0 else {
-                throw ConfigError("gamepad mapping: bad button source '\(text)' in '\(field)'")
+        case UInt8(ascii: "b"):
+            guard half == nil, !inverted, let index = decimal(rest) else {
+                throw ConfigError("gamepad mapping: bad button source '\(string(text))' in '\(string(field))'")
             }
             return .button(index)
-        case "h":
-            let parts = hatRest.split(separator: ".", omittingEmptySubsequences: false)
-            guard half == nil, !inverted, parts.count == 2, let hat = Int(parts[0]), let mask = Int(parts[1]),
-                hat >= 0, (1...15).contains(mask)
+        case UInt8(ascii: "h"):
+            let hatRest = body.dropFirst().prefix { isDigit($0) || $0 == UInt8(ascii: ".") }
+            let parts = hatRest.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            guard half == nil, !inverted, parts.count == 2, let hat = decimal(parts[0]), let mask = decimal(parts[1]),
+                (1...15).contains(mask)
             else {
-                throw ConfigError("gamepad mapping: bad hat source '\(text)' in '\(field)' (hN.M, M a mask of 1 up, 2 right, 4 down, 8 left)")
+                throw ConfigError(
+                    "gamepad mapping: bad hat source '\(string(text))' in '\(string(field))' (hN.M, M a mask of 1 up, 2 right, 4 down, 8 left)")
             }
             return .hat(hat, mask: mask)
-        case "a":
-            guard let index = Int(rest), index >= 0 else {
-                throw ConfigError("gamepad mapping: bad axis source '\(text)' in '\(field)'")
+        case UInt8(ascii: "a"):
+            guard let index = decimal(rest) else {
+                throw ConfigError("gamepad mapping: bad axis source '\(string(text))' in '\(string(field))'")
             }
             return .axis(index, half: half, inverted: inverted)
         default:
-            throw ConfigError("gamepad mapping: source '\(text)' in '\(field)' must be bN, hN.M or aN")
+            throw ConfigError("gamepad mapping: source '\(string(text))' in '\(string(field))' must be bN, hN.M or aN")
         }
     }
 

@@ -105,6 +105,28 @@ public struct Capabilities: Hashable, Sendable {
     }
 }
 
+extension AxisInfo {
+    /// A D-pad's hat axis reports -1, 0 and 1: the range every kernel driver gives a real hat
+    /// switch (hid-input's Hat Switch usage, xpad, hid-sony, hid-nintendo...). Anything else on
+    /// an ABS_HAT code is analog data that landed there: the Wii Balance Board's four weight
+    /// sensors (hid-wiimote, 0...65535), the extra axes hid-input numbers on past ABS_MISC.
+    public var isDpadRange: Bool { minimum == -1 && maximum == 1 }
+}
+
+extension Capabilities {
+    /// Whether the hat whose X axis is `xCode` (ABS_HAT0X, ABS_HAT1X, ...) is a D-pad: it has an
+    /// axis, and each axis it has reports a D-pad's range (`AxisInfo.isDpadRange`).
+    public func isDpadHat(_ xCode: UInt16) -> Bool {
+        let axes = [absoluteAxes[xCode], absoluteAxes[xCode + 1]].compactMap { $0 }
+        return !axes.isEmpty && axes.allSatisfy(\.isDpadRange)
+    }
+
+    /// The ABS_HAT0X...ABS_HAT3Y axes whose range is not a D-pad's, in code order.
+    public var nonDpadHatAxes: [UInt16] {
+        (EventCode.ABS_HAT0X...EventCode.ABS_HAT3Y).filter { absoluteAxes[$0].map { !$0.isDpadRange } ?? false }
+    }
+}
+
 /// Everything known about one device node, for classification, profile matching and listing.
 public struct DeviceIdentity: Hashable, Sendable {
     public var name: String

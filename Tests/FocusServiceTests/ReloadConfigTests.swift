@@ -42,6 +42,29 @@ extension ServiceSocketTests {
         }
 
 
+        @Test("ReloadConfig is read on the worker thread: while the worker is busy other clients are answered, and the reload answers after the work queued before it, with the new file")
+        func reloadIsReadOffTheLoop() throws {
+            let daemon = try FocusdProcess(config: Self.shadowed)
+            defer { daemon.stop() }
+            let other = try daemon.connect()
+            try other.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("live", count: 2)])
+            try "[[profile]]\nname = \"after\"\n".write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
+            let (first, linter) = try ServiceSocketTests.OffLoopScenes.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
+            let reloader = try daemon.connect(timeout: .seconds(60))
+            try reloader.send(VarlinkCall(method: "io.focusd.Input.ReloadConfig", parameters: [:]))
+            // The loop answers another client at once, the reload still waiting for the worker.
+            for index in 0..<5 {
+                let reply = try other.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "live"])
+                #expect(reply["moved"] == true)
+            }
+            #expect(try reloader.receiveText(timeout: .milliseconds(1)) == nil, "ReloadConfig was answered before the worker was free: it was read on the loop")
+            let (reply, lintBegun) = try ServiceSocketTests.OffLoopScenes.reply(of: reloader, after: linter)
+            #expect(lintBegun, "ReloadConfig was answered before the Lint that held the worker")
+            #expect(reply.error == nil)
+            #expect(reply.parameters["profiles"] == ["after"])
+        }
+
         @Test("a reload applies [limits] maxNodes and maxDepth to new and existing scenes; what needs a restart is a warning, in the reply and the log")
         func reloadAppliesLimits() throws {
             let daemon = try FocusdProcess(config: "[limits]\nmaxNodes = 100\n")

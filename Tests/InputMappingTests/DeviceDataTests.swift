@@ -235,3 +235,101 @@ struct DeviceDescriptionTests {
         #expect(identity.udevProperties == ["ID_INPUT": "1"])
     }
 }
+
+@Suite("Hat axes that are no D-pad")
+struct AnalogHatTests {
+    static func board() throws -> DeviceIdentity {
+        try #require(try DeviceData.load("pads-and-knobs").first { $0.source.contains("Balance Board") }).identity
+    }
+
+    @Test("a Wii Balance Board (hid-wiimote: weight sensors on ABS_HAT0X-HAT1Y, 0...65535) is shared, and the reasons say why")
+    func balanceBoardIsShared() throws {
+        for (label, settings) in DeviceData.paths(try Self.board()) {
+            #expect(settings.deviceClass == .gamepad && settings.grab == .shared, "\(label): \(settings.reasons)")
+            #expect(
+                settings.reasons.contains {
+                    $0.contains("ABS_HAT0X 0...65535, ABS_HAT0Y 0...65535, ABS_HAT1X 0...65535, ABS_HAT1Y 0...65535") && $0.contains("not a D-pad")
+                }, "\(label): \(settings.reasons)")
+        }
+    }
+
+    @Test("stepping on a Balance Board moves nothing; its button still selects")
+    func balanceBoardWeightsMoveNothing() throws {
+        var rig = Rig(try Self.board())
+        for weights: [Int32] in [[30_000, 20_000, 0, 65_535], [0, 0, 0, 0], [65_535, 65_535, 65_535, 65_535], [1, 1, 1, 1]] {
+            let events = zip([E.ABS_HAT0X, E.ABS_HAT0Y, E.ABS_HAT1X, E.ABS_HAT1Y], weights).map { (E.EV_ABS, $0, $1) }
+            #expect(rig.frame(events).isEmpty)
+            #expect(rig.advance(ms: 1000).isEmpty)
+        }
+        #expect(rig.key(E.BTN_A, 1) == ["select press 4000"])
+        let resynced = rig.mapper.resync(keysDown: [], absValues: [E.ABS_HAT0X: 40_000, E.ABS_HAT0Y: 1], timeUsec: rig.kernelNow)
+        #expect(Rig.describe(resynced) == ["select release 4000"])
+    }
+
+    @Test("an SDL line binding the D-pad to hat 0 drives nothing from a hat whose range is not -1...1, and still does from a -1...1 hat")
+    func sdlHatNeedsDpadRange() throws {
+        let board = try Self.board()
+        var settings = DeviceSettings(deviceClass: .gamepad)
+        settings.gamepadMapping = try GamepadMapping.parse("050000007e0500000603000000000000,board,a:b0,dpup:h0.1,dpright:h0.2,dpdown:h0.4,dpleft:h0.8,")
+        var rig = Rig(board, settings: settings)
+        #expect(rig.frame([(E.EV_ABS, E.ABS_HAT0X, 65_535), (E.EV_ABS, E.ABS_HAT0Y, 65_535)]).isEmpty)
+        var dpad = board
+        dpad.capabilities.absoluteAxes[E.ABS_HAT0X] = AxisInfo(minimum: -1, maximum: 1)
+        dpad.capabilities.absoluteAxes[E.ABS_HAT0Y] = AxisInfo(minimum: -1, maximum: 1)
+        var real = Rig(dpad, settings: settings)
+        #expect(real.frame([(E.EV_ABS, E.ABS_HAT0X, 1)]) == ["right press 0"])
+    }
+
+    @Test("a D-pad hat is -1...1 on each axis it has; any other range, or a pair mixing them, is not")
+    func dpadRangeRule() {
+        func caps(_ axes: [UInt16: AxisInfo]) -> Capabilities { Capabilities(absoluteAxes: axes) }
+        let dpad = AxisInfo(minimum: -1, maximum: 1)
+        #expect(caps([E.ABS_HAT0X: dpad, E.ABS_HAT0Y: dpad]).isDpadHat(E.ABS_HAT0X))
+        #expect(caps([E.ABS_HAT0Y: dpad]).isDpadHat(E.ABS_HAT0X))
+        #expect(!caps([:]).isDpadHat(E.ABS_HAT0X))
+        #expect(!caps([E.ABS_HAT0X: dpad, E.ABS_HAT0Y: AxisInfo(minimum: 0, maximum: 255)]).isDpadHat(E.ABS_HAT0X))
+        #expect(!caps([E.ABS_HAT1X: AxisInfo(minimum: -127, maximum: 127)]).isDpadHat(E.ABS_HAT1X))
+        #expect(caps([E.ABS_HAT0X: dpad, E.ABS_HAT2Y: AxisInfo(minimum: 0, maximum: 1023)]).nonDpadHatAxes == [E.ABS_HAT2Y])
+    }
+}
+
+@Suite("Every name of linux/input-event-codes.h")
+struct HeaderNameTests {
+    @Test("a real keyboard description naming ABS_MAX (libinput's Razer BlackWidow 2013, axis 63) reads and classifies as with the number")
+    func absMaxInRealDescription() throws {
+        let path = DeviceData.directory + "libinput.json"
+        let text = String(decoding: try readFile(path, limit: 64 << 20), as: UTF8.self)
+        let line = try #require(text.split(separator: "\n").first { $0.contains("keyboard-razer-blackwidow.c") })
+        let original = String(line.drop { $0 != "{" }).trimmingCharacters(in: ",")
+        #expect(original.contains("\"63\": {"))
+        let named = original.replacing("\"63\": {", with: "\"ABS_MAX\": {")
+        let withNumber = try #require(try DeviceDescription.parse(original, file: "razer.json").first)
+        let withName = try #require(try DeviceDescription.parse(named, file: "razer.json").first)
+        #expect(withName.capabilities.absoluteAxes[E.ABS_MAX] != nil)
+        #expect(withName == withNumber)
+        #expect(DeviceClassifier.classification(withName) == DeviceClassifier.classification(withNumber))
+        #expect(EventCode.name(type: E.EV_ABS, code: 0x3f) == "ABS_MAX")
+    }
+
+    @Test("every *_MAX names its type's largest code; a *_CNT is known and out of range, with a specific error")
+    func rangeNames() {
+        #expect(EventCode.named("KEY_MAX") == .init(type: E.EV_KEY, code: 0x2ff))
+        #expect(EventCode.named("SW_MAX") == .init(type: E.EV_SW, code: E.SW_MACHINE_COVER))
+        #expect(EventCode.name(type: E.EV_SW, code: E.SW_MACHINE_COVER) == "SW_MACHINE_COVER")
+        #expect(EventCode.named("SW_RADIO") == .init(type: E.EV_SW, code: E.SW_RFKILL_ALL))
+        #expect(EventCode.named("REP_PERIOD") == .init(type: E.EV_REP, code: 1))
+        func error(_ json: String) -> String? {
+            do {
+                _ = try DeviceDescription.parse(json, file: "d.json")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(error(#"{"name": "x", "events": {"EV_MSC": ["MSC_MAX"], "EV_LED": ["LED_MAX"], "EV_SW": ["SW_MAX"], "EV_KEY": ["KEY_MAX"]}}"#) == nil)
+        #expect(error(#"{"name": "x", "events": {"EV_ABS": {"ABS_CNT": {"min": 0, "max": 1}}}}"#)
+            == "d.json: description 0: field events.EV_ABS.ABS_CNT: ABS_CNT is 64, the number of axes, out of range 0...63")
+        #expect(error(#"{"name": "x", "events": {"EV_KEY": ["KEY_CNT"]}}"#)
+            == "d.json: description 0: field events.EV_KEY[0]: KEY_CNT is 768, the number of codes, out of range 0...767")
+    }
+}

@@ -62,6 +62,18 @@ struct GamepadDatabaseTests {
         #expect(database.warnings.count == 1 && database.warnings[0].hasPrefix("mine.txt:3: skipped: "))
     }
 
+    @Test("a database with CRLF line ends reads line by line: each line is its own entry, a CR is no part of its last field")
+    func crlfLines() {
+        var database = GamepadDatabase()
+        database.add(
+            "030000005e0400008e02000004010000,One,a:b1,platform:Linux\r\n"
+                + "03000000790000000600000010010000,Two,a:b2,platform:Windows\r\n"
+                + "03000000790000000600000010010000,Three,a:b3,crc:beef,platform:Linux\r\n", source: "crlf.txt")
+        #expect(database.entries.map(\.source) == ["crlf.txt:1", "crlf.txt:3"])
+        #expect(database.otherPlatform == 1 && database.warnings.isEmpty)
+        #expect(database.entries.last?.crc == 0xbeef)
+    }
+
     @Test("a pad no profile maps is driven through the database alone; a profile's mapping wins; the reasons name the line")
     func databaseDrivesPad() throws {
         var database = GamepadDatabase()

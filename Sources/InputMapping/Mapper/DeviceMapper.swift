@@ -151,7 +151,7 @@ public struct DeviceMapper: Sendable {
 
     static func commands(settings: DeviceSettings, capabilities: Capabilities) -> [UInt16: String] {
         var commands = settings.commands
-        let hasDpad = capabilities.keys.contains(EventCode.BTN_DPAD_UP) || capabilities.absoluteAxes[EventCode.ABS_HAT0X] != nil
+        let hasDpad = capabilities.keys.contains(EventCode.BTN_DPAD_UP) || capabilities.isDpadHat(EventCode.ABS_HAT0X)
         if settings.deviceClass == .gamepad && settings.gamepadMapping == nil && !hasDpad
             && dpadAsTriggerHappy.keys.allSatisfy(capabilities.keys.contains)
         {
@@ -264,6 +264,8 @@ public struct DeviceMapper: Sendable {
             stickTime = event.timeUsec
             stickChanged = true
         case EventCode.ABS_HAT0X, EventCode.ABS_HAT0Y:
+            // A hat whose range is not a D-pad's (a Wii Balance Board's weight sensors) moves nothing.
+            guard identity.capabilities.isDpadHat(EventCode.ABS_HAT0X) else { break }
             let axis = event.code == EventCode.ABS_HAT0X ? 0 : 1
             hatValues[axis] = event.value.signum()
             hatChanged[axis] = true
@@ -404,7 +406,7 @@ public struct DeviceMapper: Sendable {
         }
         absorbed.subtract(Self.shiftKeys)
 
-        if usesStickAndHat {
+        if usesStickAndHat && identity.capabilities.isDpadHat(EventCode.ABS_HAT0X) {
             for (axis, code) in [(0, EventCode.ABS_HAT0X), (1, EventCode.ABS_HAT0Y)] {
                 guard let value = absValues[code] else { continue }
                 hatValues[axis] = value.signum()

@@ -49,7 +49,10 @@ struct GamepadTranslator: Sendable {
             switch binding.source {
             case .button(let index) where index < layout.buttons.count:
                 buttons[layout.buttons[index], default: []].append(binding.target)
+            // SDL numbers every hat; one whose range is not a D-pad's (a Wii Balance Board's
+            // weight sensors) drives nothing here.
             case .hat(let index, let mask) where index < layout.hats.count:
+                guard capabilities.isDpadHat(layout.hats[index]) else { continue }
                 hats[layout.hats[index], default: []].append((mask, binding.target))
             case .axis(let index, let half, let inverted) where index < layout.axes.count:
                 axes[layout.axes[index], default: []].append(AxisBinding(half: half, inverted: inverted, target: binding.target))
