@@ -53,6 +53,16 @@ struct ConnectionCoreTests {
         return core.queue.queued(size: size, inRead: false, batching: false, now: now)
     }
 
+    /// Queues one message and hands it to a socket that takes only part of it: the write is in
+    /// flight. Returns whether the stall watch started.
+    @discardableResult
+    static func inFlight(_ core: inout ConnectionCore, size: Int, now: UInt64 = 0) -> Bool {
+        let (_, watch) = queue(&core, size: size, now: now)
+        _ = core.queue.takeWrite(flush: true)
+        core.queue.writeTracked()
+        return watch
+    }
+
     @Test("bytes are framed at each NUL, a partial message waits for the rest, and nothing is parsed before acceptance")
     func framing() throws {
         var core = ConnectionCore(limits: .init())
@@ -215,9 +225,7 @@ struct ConnectionCoreTests {
     @Test("while a write is in flight, messages gather and go as one write when it completes, or at 64 KiB")
     func gatheringBehindAWriteInFlight() {
         var core = Self.accepted(.init(outgoingQueueLimit: 1 << 20))
-        _ = Self.queue(&core, size: 100)
-        _ = core.queue.takeWrite(flush: true)
-        core.queue.writeTracked()
+        Self.inFlight(&core, size: 100)
         for _ in 0..<10 {
             let step25 = Self.queue(&core, size: 100)
             #expect(step25.0 == .writeNow)
@@ -247,9 +255,7 @@ struct ConnectionCoreTests {
     @Test("a monitor stream behind may send again once the queue drains to half its bound")
     func coalescedStreamCatchesUp() {
         var core = Self.accepted(.init(outgoingQueueLimit: 1000))
-        _ = Self.queue(&core, size: 800)
-        _ = core.queue.takeWrite(flush: true)
-        core.queue.writeTracked()
+        Self.inFlight(&core, size: 800)
         _ = Self.queue(&core, size: 400)  // over the bound: coalescible events are skipped
         #expect(core.queue.isOverLimit && !core.queue.hasRoomForBehindStreams)
         let first = core.queue.written(size: 800, messages: 1, succeeded: true, tracked: true, now: 0)
@@ -260,10 +266,8 @@ struct ConnectionCoreTests {
     func stallCutOff() {
         var core = Self.accepted(.init(outgoingQueueLimit: 1000))
         var now: UInt64 = 100 * Self.second
-        let (_, watch) = Self.queue(&core, size: 2000, now: now)
+        let watch = Self.inFlight(&core, size: 2000, now: now)
         #expect(watch)
-        _ = core.queue.takeWrite(flush: true)
-        core.queue.writeTracked()
         #expect(core.queue.stallCheckInterval == 2 * Self.second)
         // 6 s in, the socket took a part (the transport holds less): progress.
         now += 6 * Self.second
@@ -282,9 +286,7 @@ struct ConnectionCoreTests {
     @Test("a queue that drains ends the stall watch")
     func stallWatchEnds() {
         var core = Self.accepted(.init(outgoingQueueLimit: 1000))
-        _ = Self.queue(&core, size: 2000)
-        _ = core.queue.takeWrite(flush: true)
-        core.queue.writeTracked()
+        Self.inFlight(&core, size: 2000)
         _ = core.queue.written(size: 2000, messages: 1, succeeded: true, tracked: true, now: Self.second)
         let step30 = core.queue.stallCheck(now: 20 * Self.second, buffered: 0)
         #expect(step30 == .over)
@@ -294,9 +296,7 @@ struct ConnectionCoreTests {
     @Test("past the hard cap, a client that is not reading is cut off at once")
     func hardCap() {
         var core = Self.accepted(.init(outgoingQueueLimit: 1000, outgoingQueueHardLimit: 5000))
-        _ = Self.queue(&core, size: 1200)
-        _ = core.queue.takeWrite(flush: true)
-        core.queue.writeTracked()
+        Self.inFlight(&core, size: 1200)
         #expect(core.queue.admit(size: 2000) == .admitted)  // 1200 + 384 + 2000 + 384 < 5000
         _ = Self.queue(&core, size: 2000)
         #expect(core.queue.admit(size: 2000) == .overHardCap)
