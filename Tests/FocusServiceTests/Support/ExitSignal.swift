@@ -1,7 +1,7 @@
 import Foundation
 
 /// Says when a process ended, without polling: made before `run()` (it takes the process's
-/// termination handler), then ``wait(seconds:)`` sleeps until the exit or the timeout.
+/// termination handler), then ``wait(seconds:)`` blocks until the exit or the timeout.
 final class ExitSignal: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
 
