@@ -32,10 +32,13 @@ final class UdevMonitor {
 
     /// Creates the context and starts receiving `input` events (those sent after rules ran).
     init() throws(PosixError) {
-        guard let udev = udev_new() else { throw PosixError(call: "udev_new", errno: errno == 0 ? ENOMEM : errno) }
-        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+        let udev = try Posix.pointer("udev_new") { udev_new() }
+        let monitor: OpaquePointer
+        do {
+            monitor = try Posix.pointer("udev_monitor_new_from_netlink") { udev_monitor_new_from_netlink(udev, "udev") }
+        } catch {
             udev_unref(udev)
-            throw PosixError(call: "udev_monitor_new_from_netlink", errno: errno == 0 ? ENOMEM : errno)
+            throw error
         }
         self.udev = udev
         self.monitor = monitor

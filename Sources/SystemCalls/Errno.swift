@@ -79,6 +79,16 @@ public enum Posix {
         }
     }
 
+    /// A library call that returns a pointer, nil on failure with `errno` set (libudev's
+    /// constructors): the pointer, or the error; `ENOMEM` when the library failed and left
+    /// `errno` 0.
+    public static func pointer<Pointer>(_ call: @autoclosure () -> String, _ body: () -> Pointer?) throws(PosixError) -> Pointer {
+        setErrno(0)
+        if let pointer = body() { return pointer }
+        let code = currentErrno()
+        throw PosixError(call: call(), errno: code == 0 ? ENOMEM : code)
+    }
+
     /// ``required(_:path:_:)`` under the name the Varlink code calls it by.
     @discardableResult
     public static func check<Value: FixedWidthInteger>(
@@ -96,5 +106,15 @@ func currentErrno() -> Int32 {
     Glibc.errno
     #else
     Musl.errno
+    #endif
+}
+
+/// Sets `errno` of the calling thread (before a call that may fail without setting it).
+@inline(__always)
+func setErrno(_ value: Int32) {
+    #if canImport(Glibc)
+    Glibc.errno = value
+    #else
+    Musl.errno = value
     #endif
 }

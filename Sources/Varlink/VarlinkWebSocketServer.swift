@@ -125,8 +125,7 @@ public final class VarlinkWebSocketServer: Sendable {
                             let origin = head.headers["Origin"].first ?? ""
                             let connection = VarlinkConnection(
                                 id: VarlinkConnection.nextID(), service: serviceBox.value, configuration: limits,
-                                eventLoop: channel.eventLoop)
-                            connection.transport = .webSocket(origin: origin)
+                                eventLoop: channel.eventLoop, transport: .webSocket(origin: origin))
                             let sync = channel.pipeline.syncOperations
                             try sync.addHandler(
                                 NIOWebSocketFrameAggregator(

@@ -44,13 +44,25 @@ struct RecordCommand: ClientCommand {
         let replies = try client.callMore(InspectMethod.record.qualified, parameters)
         guard let first = try replies.next(timeout: .seconds(30)) else { return }
         let listed = try first.member("devices", as: [RecordedDevice].self)
-        guard let out = fopen(file, "w") else {
-            throw CommandFailure.input("\(file): cannot write: \(String(cString: strerror(errno)))")
+        // errno through the seam (SystemCalls): open(2) for fopen's "w", then a stdio stream on it.
+        let descriptor: Int32
+        do {
+            descriptor = try Posix.required("open") { open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+        } catch {
+            throw CommandFailure.input("\(file): cannot write: \(error.message)")
+        }
+        guard let out = fdopen(descriptor, "w") else {
+            close(descriptor)
+            throw CommandFailure.input("\(file): cannot write")
         }
         defer { fclose(out) }
         func write(_ lines: [String]) throws {
             for line in lines { fputs(line + "\n", out) }
-            guard fflush(out) == 0 else { throw CommandFailure.input("\(file): write failed: \(String(cString: strerror(errno)))") }
+            do {
+                try Posix.required("fflush") { fflush(out) }
+            } catch {
+                throw CommandFailure.input("\(file): write failed: \(error.message)")
+            }
         }
         try write([Recording.header] + listed.flatMap(Recording.text(of:)) + ["events"])
         if listed.isEmpty && !devices.isEmpty { return }

@@ -434,6 +434,7 @@ struct FocusctlTests {
         let directory: String
         let socket: String
         private let process = Process()
+        private var exited: ExitSignal?
         var pid: Int32 { process.processIdentifier }
 
         init(arguments: [String] = ["--demo", "--no-devices"]) throws {
@@ -444,6 +445,7 @@ struct FocusctlTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
+            exited = ExitSignal(process)
             try process.run()
             let deadline = Date().addingTimeInterval(15)
             while Date() < deadline {
@@ -467,9 +469,7 @@ struct FocusctlTests {
         func stop() {
             if process.isRunning {
                 process.terminate()
-                let deadline = Date().addingTimeInterval(10)
-                while process.isRunning && Date() < deadline { usleep(10_000) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                if exited?.wait(seconds: 10) != true { kill(process.processIdentifier, SIGKILL) }
                 process.waitUntilExit()
             }
             #expect(!process.isRunning)
@@ -482,6 +482,7 @@ struct FocusctlTests {
         private let process = Process()
         private let pipe = Pipe()
         private var buffer: [UInt8] = []
+        private var exited: ExitSignal?
 
         init(_ path: String, _ arguments: [String]) throws {
             process.executableURL = URL(fileURLWithPath: path)
@@ -489,6 +490,7 @@ struct FocusctlTests {
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
+            exited = ExitSignal(process)
             try process.run()
         }
 
@@ -517,9 +519,7 @@ struct FocusctlTests {
         func stop() {
             if process.isRunning {
                 process.terminate()
-                let deadline = Date().addingTimeInterval(5)
-                while process.isRunning && Date() < deadline { usleep(10_000) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                if exited?.wait(seconds: 5) != true { kill(process.processIdentifier, SIGKILL) }
             }
             process.waitUntilExit()
             #expect(!process.isRunning)

@@ -83,4 +83,20 @@ struct PosixTests {
         #expect(!fd.isOpen)
         #expect(fcntl(later, F_GETFD) != -1)
     }
+
+    @Test("a pointer-returning call: the pointer, or its errno named by the call, ENOMEM when it set none, never a stale errno")
+    func pointerCalls() throws {
+        let value = try Posix.pointer("fine") { UnsafeMutableRawPointer(bitPattern: 0x1000) }
+        #expect(value == UnsafeMutableRawPointer(bitPattern: 0x1000))
+        #expect(throws: PosixError(call: "fails", errno: EACCES)) {
+            try Posix.pointer("fails") { () -> UnsafeMutableRawPointer? in
+                errno = EACCES
+                return nil
+            }
+        }
+        errno = EBADF  // left over from an earlier call: not this one's
+        #expect(throws: PosixError(call: "silent", errno: ENOMEM)) {
+            try Posix.pointer("silent") { () -> UnsafeMutableRawPointer? in nil }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import NIOConcurrencyHelpers
 import NIOCore
@@ -72,17 +73,17 @@ struct LargeCallTests {
             }
         }
         func releasedOffLoop() async throws -> Int { try await server.server.withService { $0.callsReleasedOffLoop } }
+        let watch = ReleaseWatch()
+        try await server.server.withService { service in
+            service.memoryReleased = { [unowned service] bytes in watch.report(bytes, releasedOffLoop: service.callsReleasedOffLoop) }
+        }
         let client = try server.client()
         let big = String(repeating: "x", count: 100 << 10)
         #expect(try client.call("org.example.test.Echo", ["text": .string("small")])["text"] == "small")
         #expect(try await releasedOffLoop() == 0)
         #expect(try client.call("org.example.test.Echo", ["text": .string(big)])["text"] == .string(big))
-        var released = 0
-        for _ in 0..<500 where released < 1 {
-            released = try await releasedOffLoop()
-            usleep(10_000)
-        }
-        #expect(released == 1, "the large Echo's parameters were not freed on the parser thread")
+        #expect(watch.wait { watch.releasedOffLoop >= 1 })
+        #expect(try await releasedOffLoop() == 1, "the large Echo's parameters were not freed on the parser thread")
         // Small calls after it: still one.
         #expect(try client.call("org.example.test.Echo", ["text": .string("small")])["text"] == "small")
         #expect(try await releasedOffLoop() == 1)
@@ -91,19 +92,16 @@ struct LargeCallTests {
         try leaving.sendRaw(VarlinkCall(method: "org.example.test.Delayed", parameters: ["milliseconds": 200, "tag": .string(big)]).serialized() + [0])
         usleep(50_000)
         leaving.close()
-        for _ in 0..<500 where released < 2 {
-            released = try await releasedOffLoop()
-            usleep(10_000)
-        }
-        #expect(released == 2, "the call of the client that left was not freed on the parser thread")
+        #expect(watch.wait { watch.releasedOffLoop >= 2 })
+        #expect(try await releasedOffLoop() == 2, "the call of the client that left was not freed on the parser thread")
     }
 
     @Test("each closed connection reports its own memory freed, so a burst of closes ends in a trim")
     func closedConnectionsReportTheirMemory() async throws {
-        let released = NIOLockedValueBox(0)
+        let watch = ReleaseWatch()
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        try await server.server.withService { $0.memoryReleased = { bytes in released.withLockedValue { $0 += bytes } } }
+        try await server.server.withService { $0.memoryReleased = { bytes in watch.report(bytes) } }
         let count = 300
         var clients: [VarlinkClient] = []
         for _ in 0..<count { clients.append(try server.client()) }
@@ -111,7 +109,34 @@ struct LargeCallTests {
         for client in clients { _ = try client.call("org.example.test.Echo", ["text": "x"]) }
         for client in clients { client.close() }
         let expected = count * VarlinkConnection.perConnectionCost
-        for _ in 0..<500 where released.withLockedValue({ $0 }) < expected { usleep(10_000) }
-        #expect(released.withLockedValue { $0 } >= expected, "closing \(count) connections reported less than \(expected) bytes freed: MemoryReturn's 1 MiB threshold would never trim after 1,000 idle connections left")
+        _ = watch.wait { watch.bytes >= expected }
+        #expect(watch.bytes >= expected, "closing \(count) connections reported less than \(expected) bytes freed: MemoryReturn's 1 MiB threshold would never trim after 1,000 idle connections left")
+    }
+}
+
+/// What ``VarlinkService/memoryReleased`` reported, with a waiter woken at each report (no polling).
+final class ReleaseWatch: Sendable {
+    private let state = NIOLockedValueBox((bytes: 0, releasedOffLoop: 0))
+    private let reported = DispatchSemaphore(value: 0)
+
+    /// Called on the loop by the hook: `bytes` freed, the service's count of calls freed off the loop.
+    func report(_ bytes: Int, releasedOffLoop: Int = 0) {
+        state.withLockedValue {
+            $0.bytes += bytes
+            $0.releasedOffLoop = max($0.releasedOffLoop, releasedOffLoop)
+        }
+        reported.signal()
+    }
+
+    var bytes: Int { state.withLockedValue { $0.bytes } }
+    var releasedOffLoop: Int { state.withLockedValue { $0.releasedOffLoop } }
+
+    /// Waits, report by report, until `condition` holds (true) or `seconds` pass (false).
+    func wait(seconds: Double = 5, until condition: () -> Bool) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while !condition() {
+            guard reported.wait(timeout: deadline) == .success else { return condition() }
+        }
+        return true
     }
 }

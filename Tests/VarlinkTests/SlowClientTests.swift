@@ -50,7 +50,8 @@ struct SlowClientTests {
         defer { Task { await server.stop() } }
         let client = try server.client()
         let replies = try client.callMore("org.example.test.Flood", ["size": 4096])
-        usleep(300_000)  // fall behind
+        // Fall behind: not reading until the server has skipped coalescible replies.
+        #expect(try eventually { (try server.stats()["deferred"]?.integerValue ?? 0) > 0 })
         var sawSnapshot = false
         var afterSnapshot = 0
         var previous: Int64 = 0

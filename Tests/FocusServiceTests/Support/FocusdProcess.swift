@@ -33,6 +33,7 @@ final class FocusdProcess: @unchecked Sendable {
     let process = Process()
     private let logPath: String
     private var stopped = false
+    private var exited: ExitSignal?
 
     /// Starts the daemon and waits (at most 10 s) until its socket answers.
     ///
@@ -70,6 +71,7 @@ final class FocusdProcess: @unchecked Sendable {
         let log = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = log
         process.standardError = log
+        exited = ExitSignal(process)
         try process.run()
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -115,9 +117,7 @@ final class FocusdProcess: @unchecked Sendable {
         stopped = true
         guard process.isRunning else { return process.terminationStatus }
         kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
+        if exited?.wait(seconds: 5) != true {
             kill(pid, SIGKILL)
             process.waitUntilExit()
             return nil
