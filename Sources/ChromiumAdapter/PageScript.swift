@@ -334,7 +334,7 @@ enum PageScript {
   function schedule() {
     if (!ready || scheduled) return;
     scheduled = true;
-    queueMicrotask(flush);
+    queueMicrotask(() => { if (scheduled) flush(); });
   }
 
   function structureOf(root) {
@@ -393,8 +393,10 @@ enum PageScript {
   addEventListener("close", () => schedule(), true);
   addEventListener("pageshow", (event) => { if (event.persisted) { fresh = true; lastStructure = null; schedule(); } });
   addEventListener("focusin", (event) => {
-    if (scheduled) flush();  // the scene the focus refers to goes first
     if (applying && event.target === applying) return;
+    // The scene the focus refers to goes first: pending changes, or an element the last scene
+    // did not have (a dialog closing gives focus back to its opener before any mutation notice).
+    if (scheduled || (event.target instanceof Element && !idByElement.has(event.target))) flush();
     const id = activeId();
     if (id === null && !byId.size) return;
     send({ t: "focus", id });
