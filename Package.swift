@@ -166,6 +166,7 @@ let package = Package(
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(name: "AdapterKitTests", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"]),
+        .testTarget(name: "ChromiumAdapterTests", dependencies: ["ChromiumAdapter"], exclude: ["peer"]),
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [

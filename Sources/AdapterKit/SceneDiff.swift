@@ -39,6 +39,10 @@ public enum SceneDiff {
             return id
         }.sorted()
         if diff.upsert.isEmpty && remove.isEmpty && diff.scroll.isEmpty { return .none }
+        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
+        // more than the whole scene does: each replaced node is taken out and put back.
+        let patched = diff.upsert.reduce(0) { $0 + count($1.node) }
+        if patched > max(64, newNodes.count / 4) { return .replace }
         return .update(upsert: diff.upsert, remove: remove, scroll: diff.scroll)
     }
 
@@ -52,6 +56,10 @@ public enum SceneDiff {
         b.scroll?.offsetX = nil
         b.scroll?.offsetY = nil
         return a == b
+    }
+
+    private static func count(_ node: Node) -> Int {
+        1 + (node.children ?? []).reduce(0) { $0 + count($1) }
     }
 
     private static func index(_ node: Node, parent: String?, parents: inout [String: String], nodes: inout [String: Node]) {
@@ -84,8 +92,14 @@ public enum SceneDiff {
             var previous: String?
             for child in newChildren {
                 let expected = previous.map { (current.firstIndex(of: $0) ?? -1) + 1 } ?? 0
-                if let kept = oldById[child.id], SceneDiff.sameOwnFields(kept, child), current.firstIndex(of: child.id) == expected {
-                    compare(kept, child)
+                if let kept = oldById[child.id], current.firstIndex(of: child.id) == expected {
+                    if SceneDiff.sameOwnFields(kept, child) {
+                        compare(kept, child)
+                    } else {
+                        // Changed in place: replaced where it stands (no index, no reordering).
+                        upsert.append(NodePatch(parent: new.id, node: child))
+                        markReplaced(kept)
+                    }
                     previous = child.id
                     continue
                 }

@@ -97,6 +97,11 @@ def main(session):
     check("the nav is a section without a frame", find(held["root"], "tabs") and find(held["root"], "tabs").get("section")
           and "frame" not in find(held["root"], "tabs"))
     viewport = page.eval("[innerWidth, innerHeight]")
+    # (A headless window settles its size after the first paint: the scene follows the resize.)
+    wait_for(lambda: focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]["frame"]["height"]
+             == page.eval("innerHeight"), 5)
+    held = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]
+    viewport = page.eval("[innerWidth, innerHeight]")
     check("the root is the viewport, a scroll container of the document",
           held["root"]["frame"] == {"x": 0, "y": 0, "width": viewport[0], "height": viewport[1]}
           and held["root"]["scroll"]["axis"] == "vertical" and held["root"]["scroll"]["contentHeight"] == page.eval(

@@ -97,7 +97,11 @@ class Session:
     def stop_focusd(self):
         if self.focusd and self.focusd.poll() is None:
             self.focusd.send_signal(signal.SIGTERM)
-            self.focusd.wait(10)
+            try:
+                self.focusd.wait(10)
+            except subprocess.TimeoutExpired:
+                self.focusd.kill()
+                self.focusd.wait()
 
     def browser_command(self, url, extra=()):
         browser = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -143,6 +147,8 @@ class Page:
 
     def __init__(self, ws_url, target_id):
         self.ws = connect(ws_url, max_size=None, compression=None, origin=None)
+        # No Nagle delay on the measuring connection (the adapter sets TCP_NODELAY on its own).
+        self.ws.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.target = target_id
         self.next_id = 0
         self.events = []
