@@ -87,12 +87,15 @@ public enum SceneDiff {
             let newChildren = new.children ?? []
             if oldChildren.isEmpty && newChildren.isEmpty { return }
             let oldById = Dictionary(oldChildren.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            // The parent's children as focusd will hold them while the patches apply.
+            let staying = Set(newChildren.map(\.id))
+            // The parent's children as focusd will hold them while the patches apply: removals
+            // come last, so children about to go still stand between the others.
             var current = oldChildren.map(\.id)
-            var previous: String?
+            var previous = -1  // where the last placed child stands in `current`
             for child in newChildren {
-                let expected = previous.map { (current.firstIndex(of: $0) ?? -1) + 1 } ?? 0
-                if let kept = oldById[child.id], current.firstIndex(of: child.id) == expected {
+                var next = previous + 1
+                while next < current.count, !staying.contains(current[next]) { next += 1 }
+                if next < current.count, current[next] == child.id, let kept = oldById[child.id] {
                     if SceneDiff.sameOwnFields(kept, child) {
                         compare(kept, child)
                     } else {
@@ -100,15 +103,17 @@ public enum SceneDiff {
                         upsert.append(NodePatch(parent: new.id, node: child))
                         markReplaced(kept)
                     }
-                    previous = child.id
+                    previous = next
                     continue
                 }
-                if let at = current.firstIndex(of: child.id) { current.remove(at: at) }
-                let position = previous.map { (current.firstIndex(of: $0) ?? -1) + 1 } ?? 0
-                current.insert(child.id, at: position)
-                upsert.append(NodePatch(parent: new.id, index: position, node: child))
+                if let at = current.firstIndex(of: child.id) {
+                    current.remove(at: at)
+                    if at <= previous { previous -= 1 }
+                }
+                current.insert(child.id, at: previous + 1)
+                previous += 1
+                upsert.append(NodePatch(parent: new.id, index: previous, node: child))
                 if let replacedNode = oldById[child.id] { markReplaced(replacedNode) }
-                previous = child.id
             }
         }
 

@@ -1,5 +1,6 @@
 import AdapterKit
 import FocusEngine
+import SystemCalls
 import Varlink
 
 /// One page target: its scene in focusd (`chromium:` + target id), kept current from the page
@@ -51,13 +52,15 @@ final class PageAdapter {
 
     /// A message of the page agent (the binding's payload).
     func received(_ payload: String) {
+        let start = Posix.monotonicNanoseconds()
+        defer { AdapterLog.debug("page \(targetId): message of \(payload.utf8.count) bytes handled in \((Posix.monotonicNanoseconds() - start) / 1000) µs") }
         guard let message = try? JSONValue.parse(payload), let kind = message["t"]?.stringValue else {
             AdapterLog.warning("page \(targetId) sent an unreadable message; ignored")
             return
         }
         switch kind {
         case "scene":
-            guard let rootValue = message["root"], let root = try? rootValue.decode(Node.self) else {
+            guard let rootValue = message["root"], let root = try? NodeReading.node(rootValue) else {
                 AdapterLog.warning("page \(targetId) described a scene focusd's types do not fit; ignored")
                 return
             }

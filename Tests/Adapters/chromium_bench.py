@@ -25,6 +25,7 @@ from harness import ROOT, Session, Varlink, page_url, resident_kib, wait_for  # 
 parser = argparse.ArgumentParser()
 parser.add_argument("--build-dir", default=os.path.join(ROOT, ".build/debug"))
 parser.add_argument("--adapter", help="the focusd-adapter to measure (default: the build dir's)")
+parser.add_argument("--focusd", help="the focusd to run (default: the build dir's; pass a release build)")
 parser.add_argument("--rounds", type=int, default=200)
 args = parser.parse_args()
 
@@ -38,7 +39,7 @@ def ms(seconds):
     return f"{seconds * 1000:.2f} ms"
 
 
-session = Session(args.build_dir)
+session = Session(args.build_dir, focusd=args.focusd)
 try:
     session.start_focusd()
     session.start_adapter(page_url("many.html", "?n=1000"), adapter=args.adapter)
@@ -120,34 +121,24 @@ try:
     print(f"mutation → scene (1,000 candidates): median {ms(statistics.median(mutation))}, max {ms(max(mutation))} "
           f"| floor Runtime.evaluate round trip: median {ms(statistics.median(evaluate))} (goal ≤ 33 ms)")
 
-    # 3 and 4. The first scene of 5,000 candidates, and memory.
-    page.send("Page.enable")
-    page.events.clear()
+    # 3 and 4. The first scene of 5,000 candidates (navigation → focusd's scene event), beside the
+    # page's own navigation → DOMContentLoaded (its Navigation Timing), and memory.
     start = time.perf_counter()
     page.send("Page.navigate", url=page_url("many.html", "?n=5000"))
-    loaded = None
 
     def has_scene():
-        global loaded
-        if loaded is None:
-            for event in page.events:
-                if event.get("method") == "Page.domContentEventFired":
-                    loaded = time.perf_counter()
         try:
-            monitor.sock.settimeout(0.002)
-            reply = monitor.receive(timeout=0.002)
+            reply = monitor.receive(timeout=0.5)
         except (TimeoutError, OSError):
             return None
         event = reply.get("parameters", {}).get("event", {})
-        return event if event.get("kind") in ("scene", "focus") else None
-    seen = wait_for(has_scene, 10, interval=0)
+        return event if event.get("kind") == "scene" else None
+    wait_for(has_scene, 10, interval=0)
     first = time.perf_counter() - start
-    if loaded is None:
-        event = page.next_event("Page.domContentEventFired", 5)
-        loaded = time.perf_counter()
-    count = len([1 for _ in json.dumps(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})).split('"focusable"')]) - 1
-    print(f"first scene of {count} candidates: {ms(first)} from navigation | floor navigation → DOMContentLoaded seen: "
-          f"{ms(loaded - start)} (goal ≤ 350 ms)")
+    loaded = wait_for(lambda: page.eval("(t => t && t.domContentLoadedEventEnd)(performance.getEntriesByType('navigation')[0])"), 10)
+    count = len(json.dumps(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})).split('"focusable"')) - 1
+    print(f"first scene of {count} candidates: {ms(first)} from navigation | floor navigation → DOMContentLoaded "
+          f"(the page's own timing): {loaded:.2f} ms (goal ≤ 350 ms, never on the key path)")
     time.sleep(0.5)
     print(f"adapter memory with {count} candidates: {resident_kib(session.adapter.pid) / 1024:.1f} MiB VmRSS "
           f"({'release' if args.adapter else 'debug'} build; goal ≤ 16 MiB static)")

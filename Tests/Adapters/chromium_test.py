@@ -269,6 +269,39 @@ def main(session):
     check("SIGTERM: the adapter exits 0, its scene goes with it", code == 0 and gone, f"exit {code}")
     check("and the browser it launched is stopped", wait_for(lambda: not os.path.exists(f"/proc/{browser_pid}"), 5))
 
+    # --connect: a browser started on its own with a debugging port, over WebSocket.
+    profile = os.path.join(session.work, "chrome-connect")
+
+    def start_browser(port, profile):
+        command = session.browser_command(page_url("tv.html"))
+        command = [arg.replace("--remote-debugging-port=0", f"--remote-debugging-port={port}")
+                   .replace(session.profile, profile) for arg in command]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=session.log("chrome-connect.log"))
+        port_file = os.path.join(profile, "DevToolsActivePort")
+        wait_for(lambda: os.path.exists(port_file) and open(port_file).read().count("\n") >= 1, 30)
+        return process, int(open(port_file).read().split("\n")[0])
+    browser, port = start_browser(0, profile)
+    connected = subprocess.Popen([adapter, "chromium", "-v", "--socket", session.socket, "--connect", f"127.0.0.1:{port}"],
+                                 stdout=session.log("adapter-connect.log"), stderr=subprocess.STDOUT)
+    try:
+        up = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active", "") or "", 15)
+        if not check("--connect 127.0.0.1:PORT adapts the browser's page over WebSocket", up.startswith("chromium:"), up):
+            print("\n".join(line for line in open(os.path.join(session.work, "adapter-connect.log"), errors="replace").read().split("\n")
+                            if "focusd-adapter" in line))
+        root = focusd.call("io.focusd.Inspect.GetScene", {"scene": up})["scene"]["root"] if up else {"id": ""}
+        check("the same scene as over the pipe", "r1-0" in node_ids(root))
+        browser.send_signal(signal.SIGTERM)
+        browser.wait(15)
+        gone = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes")["scenes"] == [], 5)
+        check("the browser closing: its scenes go, the adapter stays to reconnect", gone and connected.poll() is None)
+        # (Reconnecting to a browser back on the same port is not checked here: a restarted
+        # chromium cannot bind the port while the closed connection's TIME_WAIT holds it.)
+    finally:
+        connected.send_signal(signal.SIGTERM)
+        connected.wait(10)
+        browser.send_signal(signal.SIGTERM)
+        browser.wait(15)
+
 
 session = Session(args.build_dir)
 try:

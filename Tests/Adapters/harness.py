@@ -73,8 +73,9 @@ class Varlink:
 class Session:
     """One run: a work directory, focusd, the adapter with its browser, and helpers."""
 
-    def __init__(self, build_dir):
+    def __init__(self, build_dir, focusd=None):
         self.build_dir = build_dir
+        self.focusd_binary = focusd or os.path.join(build_dir, "focusd")
         self.work = tempfile.mkdtemp(prefix="focusd-adapter-")
         self.socket = os.path.join(self.work, "run", "focusd.sock")
         self.profile = os.path.join(self.work, "chrome")
@@ -88,7 +89,7 @@ class Session:
         return open(path, "a")
 
     def start_focusd(self):
-        self.focusd = subprocess.Popen([os.path.join(self.build_dir, "focusd"), "--no-devices", "--socket", self.socket],
+        self.focusd = subprocess.Popen([self.focusd_binary, "--no-devices", "--socket", self.socket],
                                        stdout=self.log("focusd.log"), stderr=subprocess.STDOUT)
         if not wait_for(lambda: os.path.exists(self.socket), 10):
             sys.exit("focusd did not start: " + open(os.path.join(self.work, "focusd.log")).read())
@@ -112,7 +113,7 @@ class Session:
                 "--no-first-run", "--disable-background-timer-throttling", *extra, url]
 
     def start_adapter(self, url, adapter=None):
-        command = [adapter or os.path.join(self.build_dir, "focusd-adapter"), "chromium", "--socket", self.socket,
+        command = [adapter or os.path.join(self.build_dir, "focusd-adapter"), "chromium", *(["-v"] if os.environ.get("ADAPTER_VERBOSE") else []), "--socket", self.socket,
                    "--launch", "--", *self.browser_command(url)]
         self.adapter = subprocess.Popen(command, stdout=self.log("adapter.log"), stderr=subprocess.STDOUT)
         port_file = os.path.join(self.profile, "DevToolsActivePort")
