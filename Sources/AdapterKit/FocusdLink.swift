@@ -315,21 +315,7 @@ public final class FocusdLink {
     private func note(_ event: Event) {
         guard event.kind == .scroll, let node = event.node, var sent = entries[event.scene]?.sent else { return }
         let x = event.offsetX ?? 0, y = event.offsetY ?? 0
-        if Self.setOffset(&sent.root, node: node, x: x, y: y) { entries[event.scene]?.sent = sent }
-    }
-
-    private static func setOffset(_ node: inout Node, node id: String, x: Double, y: Double) -> Bool {
-        if node.id == id {
-            node.scroll?.offsetX = x
-            node.scroll?.offsetY = y
-            return true
-        }
-        guard var children = node.children else { return false }
-        for index in children.indices where setOffset(&children[index], node: id, x: x, y: y) {
-            node.children = children
-            return true
-        }
-        return false
+        if sent.root.setScrollOffset(of: node, x: x, y: y) { entries[event.scene]?.sent = sent }
     }
 
     private func answered(_ result: Result<VarlinkReply, VarlinkClientError>, scene: String, call: String, resend: Bool) {
@@ -350,6 +336,23 @@ public final class FocusdLink {
             text = "another client of focusd owns a scene named '\(name)' (another adapter running?)"
         }
         delegate?.sceneRejected(self, name: name, error: text)
+    }
+}
+
+extension Node {
+    /// Sets the scroll offset of the container `id` in this subtree; false when it is not there.
+    public mutating func setScrollOffset(of id: String, x: Double, y: Double) -> Bool {
+        if self.id == id {
+            scroll?.offsetX = x
+            scroll?.offsetY = y
+            return true
+        }
+        guard var children else { return false }
+        for index in children.indices where children[index].setScrollOffset(of: id, x: x, y: y) {
+            self.children = children
+            return true
+        }
+        return false
     }
 }
 

@@ -84,7 +84,7 @@ final class PageAdapter {
                 guard let items = entry.arrayValue, items.count == 3, let id = items[0].stringValue,
                     let x = items[1].doubleValue, let y = items[2].doubleValue
                 else { continue }
-                _ = Self.setOffset(&scene.root, id: id, x: x, y: y)
+                _ = scene.root.setScrollOffset(of: id, x: x, y: y)
             }
             self.scene = scene
             link.publish(scene)
@@ -114,20 +114,6 @@ final class PageAdapter {
         }
     }
 
-    static func setOffset(_ node: inout Node, id: String, x: Double, y: Double) -> Bool {
-        if node.id == id {
-            node.scroll?.offsetX = x
-            node.scroll?.offsetY = y
-            return true
-        }
-        guard var children = node.children else { return false }
-        for index in children.indices where setOffset(&children[index], id: id, x: x, y: y) {
-            node.children = children
-            return true
-        }
-        return false
-    }
-
     // MARK: From focusd
 
     /// focusd subscribed: report the page's own focus, or apply focusd's.
@@ -151,7 +137,7 @@ final class PageAdapter {
             if let to = event.to { applyFocus(to) } else { call("blur", []) }
         case .scroll:
             guard let node = event.node else { return }
-            if var scene, Self.setOffset(&scene.root, id: node, x: event.offsetX ?? 0, y: event.offsetY ?? 0) { self.scene = scene }
+            if var scene, scene.root.setScrollOffset(of: node, x: event.offsetX ?? 0, y: event.offsetY ?? 0) { self.scene = scene }
             call("scroll", [.string(node), .double(event.offsetX ?? 0), .double(event.offsetY ?? 0)])
         case .activate:
             if let to = event.to { call("activate", [.string(to)]) }

@@ -103,21 +103,13 @@ extension Posix {
                 address.sin_family = sa_family_t(AF_INET)
                 address.sin_port = port.bigEndian
                 address.sin_addr = v4
-                try withUnsafePointer(to: &address) { pointer throws(PosixError) in
-                    try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(PosixError) in
-                        _ = try check("connect") { connect(fd, raw, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                    }
-                }
+                try connect(fd, to: &address)
             } else {
                 var address = sockaddr_in6()
                 address.sin6_family = sa_family_t(AF_INET6)
                 address.sin6_port = port.bigEndian
                 address.sin6_addr = v6
-                try withUnsafePointer(to: &address) { pointer throws(PosixError) in
-                    try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(PosixError) in
-                        _ = try check("connect") { connect(fd, raw, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-                    }
-                }
+                try connect(fd, to: &address)
             }
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -126,6 +118,15 @@ extension Posix {
             throw error
         }
         return fd
+    }
+
+    /// connect(2) to a `sockaddr_in` or `sockaddr_in6`.
+    private static func connect<Address>(_ fd: Int32, to address: inout Address) throws(PosixError) {
+        try withUnsafePointer(to: &address) { pointer throws(PosixError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(PosixError) in
+                _ = try check("connect") { Glibc.connect(fd, raw, socklen_t(MemoryLayout<Address>.size)) }
+            }
+        }
     }
 
     /// Starts `arguments[0]` (looked up in `PATH`) with `arguments`, the child's descriptors

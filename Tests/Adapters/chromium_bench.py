@@ -10,7 +10,12 @@
   4. the adapter's resident memory with that page: ≤ 16 MiB (static Swift runtime: pass the
      release build with --adapter).
 
-  Tests/Adapters/chromium_bench.py [--build-dir .build/debug] [--adapter PATH] [--rounds 200]
+  Tests/Adapters/chromium_bench.py [--build-dir .build/debug] [--adapter PATH] [--focusd PATH] [--rounds 200]
+
+For the figures, pass release builds of both (static Swift runtime):
+  swift build -c release --static-swift-stdlib --product focusd-adapter --scratch-path .build-release
+  swift build -c release --static-swift-stdlib --product focusd --scratch-path .build-release
+  Tests/Adapters/chromium_bench.py --adapter .build-release/release/focusd-adapter --focusd .build-release/release/focusd
 """
 import argparse
 import json
@@ -53,6 +58,11 @@ try:
     page.send("Runtime.addBinding", name="__benchFocus")
     page.eval("document.addEventListener('focusin', (e) => __benchFocus(e.target.id), true), true")
 
+    def drain():
+        """Drops focusin reports already received, so a round cannot match an earlier one."""
+        page.send("Runtime.evaluate", expression="1")
+        page.events.clear()
+
     def focused_in(expect, timeout=5.0):
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -67,6 +77,7 @@ try:
     floor = []
     for round_ in range(args.rounds):
         target = (round_ + 1) % 2
+        drain()
         start = time.perf_counter()
         page.send("DOM.focus", nodeId=nodes[target])
         floor.append(focused_in(f"b{target}") - start)
@@ -76,6 +87,7 @@ try:
     command = []
     for round_ in range(args.rounds):
         direction, target = ("right", "b1") if round_ % 2 == 0 else ("left", "b0")
+        drain()
         start = time.perf_counter()
         focusd.call("io.focusd.Focus.Send", {"command": direction, "scene": scene})
         command.append(focused_in(target) - start)
@@ -83,6 +95,7 @@ try:
     script = []
     for round_ in range(args.rounds):
         target = (round_ + 1) % 2
+        drain()
         start = time.perf_counter()
         page.send("Runtime.evaluate", expression=f"document.getElementById('b{target}').focus({{preventScroll: true}})")
         script.append(focused_in(f"b{target}") - start)
