@@ -2,6 +2,22 @@
 // focusd: the SwiftUI / tvOS focus model as a Linux daemon driven by physical input devices.
 import PackageDescription
 
+/// Release builds of the daemon and the adapter link libstdc++ statically (see
+/// scripts/static-libstdc++/libstdc++.so), with lld, packed relative relocations and no exported
+/// symbol table: the static Swift runtime's link arguments export every symbol (`-export-dynamic`),
+/// and a position-independent executable carries one 24-byte relocation per pointer; ld.so reads
+/// both whole at start, so they stayed resident: 1.8 MiB of focusd's 16 MiB budget (ServiceBench
+/// (b): 16.1 → 14.3 MiB). Nothing looks the programs' own symbols up at run time (the runtime
+/// finds its metadata through its sections; crash backtraces read the file's symbol table).
+let leanReleaseLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-L", Context.packageDirectory + "/scripts/static-libstdc++",
+            "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        ],
+        .when(platforms: [.linux], configuration: .release))
+]
+
 let package = Package(
     name: "focusd",
     platforms: [.macOS(.v15)],
@@ -77,22 +93,8 @@ let package = Package(
                 "FocusService", "FocusConfig", "FocusWire", "FocusEngine", "InputMapping", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Release builds link libstdc++ statically (see scripts/static-libstdc++/libstdc++.so).
-            // They link with lld, packed relative relocations and no exported symbol table: the
-            // static Swift runtime's link arguments export every symbol of the daemon
-            // (`-export-dynamic`), and a position-independent executable carries one 24-byte
-            // relocation per pointer; ld.so reads both whole at start, so they stayed resident:
-            // 1.8 MiB of the 16 MiB budget (ServiceBench (b): 16.1 → 14.3 MiB). Nothing looks the
-            // daemon's own symbols up at run time (the runtime finds its metadata through its
-            // sections; crash backtraces read the file's symbol table).
-            linkerSettings: [
-                .unsafeFlags(
-                    [
-                        "-L", Context.packageDirectory + "/scripts/static-libstdc++",
-                        "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                    ],
-                    .when(platforms: [.linux], configuration: .release))
-            ]
+            // Release builds link lean (see leanReleaseLinking above).
+            linkerSettings: leanReleaseLinking
         ),
         .executableTarget(
             name: "focusctl",
@@ -105,13 +107,15 @@ let package = Package(
         // that owns scenes, sends their diffs and survives focusd restarting (adapters.md §1).
         .target(name: "AdapterKit", dependencies: ["FocusEngine", "FocusWire", "Varlink", "SystemCalls"]),
         // The adapters: Chromium over the DevTools protocol (ChromiumAdapter) and AT-SPI.
-        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"], exclude: ["Page"]),
+        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls", "CMalloc"], exclude: ["Page"]),
         .executableTarget(
             name: "focusd-adapter",
             dependencies: [
                 "AdapterKit", "ChromiumAdapter", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // As focusd's (leanReleaseLinking): an adapter's budget is 16 MiB too (adapters.md §4).
+            linkerSettings: leanReleaseLinking
         ),
         .executableTarget(
             name: "FocusBench",

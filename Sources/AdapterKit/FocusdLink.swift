@@ -262,14 +262,15 @@ public final class FocusdLink {
     private func setScene(_ name: String) {
         guard let control, let scene = entries[name]?.wanted else { return }
         entries[name]?.sent = scene
-        let parameters: JSONValue
+        var parameters = Array("{\"scene\":".utf8)
         do {
-            parameters = ["scene": try JSONValue(encoding: scene)]
+            parameters += try JSONTextEncoder().encode(scene)
         } catch {
             delegate?.sceneRejected(self, name: name, error: "cannot encode the scene: \(error)")
             return
         }
-        control.call(FocusMethod.setScene.qualified, parameters) { [weak self] result in
+        parameters.append(UInt8(ascii: "}"))
+        control.call(FocusMethod.setScene.qualified, encodedParameters: parameters) { [weak self] result in
             guard let self else { return }
             guard case .success(let reply) = result, reply.error == nil else {
                 self.entries[name]?.sent = nil

@@ -51,6 +51,25 @@ final class VarlinkPeer {
         if !oneway { pending.append(reply ?? { _ in }) }
     }
 
+    /// Sends a call whose parameters are already JSON text (a whole scene encoded once, not
+    /// built as a tree first); replies as ``call(_:_:more:oneway:reply:)``.
+    func call(_ method: String, encodedParameters: [UInt8], reply: @escaping ReplyHandler) {
+        guard fd >= 0 else { return reply(.failure(.connectionClosed)) }
+        var bytes = Array("{\"method\":".utf8)
+        JSONValue.string(method).write(into: &bytes)
+        bytes += Array(",\"parameters\":".utf8)
+        bytes += encodedParameters
+        bytes += [UInt8(ascii: "}"), 0]
+        do {
+            try Posix.sendAll(fd, bytes)
+        } catch {
+            reply(.failure(.system(error)))
+            fail("cannot write to focusd: \(error)")
+            return
+        }
+        pending.append(reply)
+    }
+
     /// Closes the connection; pending calls are not answered.
     func close() {
         loop.remove(token)

@@ -1,4 +1,5 @@
 import AdapterKit
+import CMalloc
 import FocusEngine
 import SystemCalls
 import Varlink
@@ -53,7 +54,11 @@ final class PageAdapter {
     /// A message of the page agent (the binding's payload).
     func received(_ payload: String) {
         let start = Posix.monotonicNanoseconds()
-        defer { AdapterLog.debug("page \(targetId): message of \(payload.utf8.count) bytes handled in \((Posix.monotonicNanoseconds() - start) / 1000) µs") }
+        defer {
+            AdapterLog.debug("page \(targetId): message of \(payload.utf8.count) bytes handled in \((Posix.monotonicNanoseconds() - start) / 1000) µs")
+            // A big scene's parse trees are freed now: hand the pages back (RSS, adapters.md §4).
+            if payload.utf8.count >= 128 << 10 { _ = cmalloc_trim() }
+        }
         guard let message = try? JSONValue.parse(payload), let kind = message["t"]?.stringValue else {
             AdapterLog.warning("page \(targetId) sent an unreadable message; ignored")
             return
@@ -91,8 +96,7 @@ final class PageAdapter {
         case "focus":
             // Focus the page moved itself (a click, a script, Tab, a dialog opening).
             guard let id = message["id"]?.stringValue, id != focusdFocus else { return }
-            focusdFocus = id
-            link.reportFocus(id, in: sceneName)
+            report(id)
         case "visibility":
             visible = message["visible"]?.boolValue ?? true
             if visible { browser.show(self) }
@@ -101,11 +105,23 @@ final class PageAdapter {
         }
     }
 
+    /// Tells focusd the page's own focus. focusd's focus events older than its answer are not
+    /// applied back: applied late, they would take focus from where the page has moved it since.
+    private func report(_ id: String) {
+        focusdFocus = id
+        link.reportFocus(id, in: sceneName) { [weak self] state in
+            guard let self, let revision = state?.revision else { return }
+            self.reportedRevision = max(self.reportedRevision, revision)
+        }
+    }
+
+    /// The revision focusd answered the page's latest report with.
+    private var reportedRevision = -1
+
     /// A new document's focus: its own (reported), else focusd's (applied).
     private func adoptDocumentFocus(_ own: String?) {
         if let own {
-            focusdFocus = own
-            link.reportFocus(own, in: sceneName)
+            report(own)
             return
         }
         link.call(.getState, ["scene": .string(sceneName)]) { [weak self] result in
@@ -119,11 +135,11 @@ final class PageAdapter {
     /// focusd subscribed: report the page's own focus, or apply focusd's.
     func ready(_ state: FocusState) {
         monitored = true
+        reportedRevision = -1  // a focusd started again counts revisions from the start
         let own = initialFocus ?? nil
         initialFocus = nil
         if let own {
-            focusdFocus = own
-            link.reportFocus(own, in: sceneName)
+            report(own)
         } else if let focused = state.focused {
             applyFocus(focused)
         }
@@ -133,7 +149,10 @@ final class PageAdapter {
         switch event.kind {
         case .focus:
             guard event.track != .accessibility else { return }
+            // Older than focusd's answer to the page's latest report: the page has moved on.
+            let stale = event.revision <= reportedRevision
             focusdFocus = event.to
+            if stale { return }
             if let to = event.to { applyFocus(to) } else { call("blur", []) }
         case .scroll:
             guard let node = event.node else { return }
@@ -159,10 +178,7 @@ final class PageAdapter {
     private func applyFocus(_ id: String) {
         call("focus", [.string(id)]) { [weak self] result in
             guard let self, let result, result["ok"]?.boolValue == false else { return }
-            if let active = result["active"]?.stringValue, active != self.focusdFocus {
-                self.focusdFocus = active
-                self.link.reportFocus(active, in: self.sceneName)
-            }
+            if let active = result["active"]?.stringValue, active != self.focusdFocus { self.report(active) }
         }
     }
 

@@ -83,7 +83,8 @@ try:
         floor.append(focused_in(f"b{target}") - start)
     # Back where focusd thinks focus is.
     focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "b0"})
-    focused_in("b0")
+    page.eval("document.getElementById('b0').focus({preventScroll: true}), true")
+    wait_for(lambda: page.active() == "b0", 5)
     command = []
     for round_ in range(args.rounds):
         direction, target = ("right", "b1") if round_ % 2 == 0 else ("left", "b0")
