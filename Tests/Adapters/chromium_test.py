@@ -277,6 +277,7 @@ def main(session):
         command = [arg.replace("--remote-debugging-port=0", f"--remote-debugging-port={port}")
                    .replace(session.profile, profile) for arg in command]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=session.log("chrome-connect.log"))
+        session.others.append(process)
         port_file = os.path.join(profile, "DevToolsActivePort")
         wait_for(lambda: os.path.exists(port_file) and open(port_file).read().count("\n") >= 1, 30)
         return process, int(open(port_file).read().split("\n")[0])

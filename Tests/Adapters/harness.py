@@ -81,6 +81,7 @@ class Session:
         self.profile = os.path.join(self.work, "chrome")
         self.focusd = None
         self.adapter = None
+        self.others = []  # more processes a test started, stopped with the rest
         self.logs = []
 
     def log(self, name):
@@ -122,6 +123,13 @@ class Session:
         self.port = int(open(port_file).read().split("\n")[0])
 
     def stop(self):
+        for process in self.others:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
         if self.adapter and self.adapter.poll() is None:
             self.adapter.send_signal(signal.SIGTERM)
             try:
