@@ -149,8 +149,10 @@ final class PageAdapter {
         switch event.kind {
         case .focus:
             guard event.track != .accessibility else { return }
-            // Older than focusd's answer to the page's latest report: the page has moved on.
-            let stale = event.revision <= reportedRevision
+            // Older than focusd's answer to the page's latest report: the page has moved on. (The
+            // answer's own event is applied: a no-op, or it undoes an older one applied before
+            // the answer was read.)
+            let stale = event.revision < reportedRevision
             focusdFocus = event.to
             if stale { return }
             if let to = event.to { applyFocus(to) } else { call("blur", []) }
