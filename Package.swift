@@ -2,12 +2,30 @@
 // focusd: the SwiftUI / tvOS focus model as a Linux daemon driven by physical input devices.
 import PackageDescription
 
+/// Release builds of the daemon and the adapter link libstdc++ statically (see
+/// scripts/static-libstdc++/libstdc++.so), with lld, packed relative relocations and no exported
+/// symbol table: the static Swift runtime's link arguments export every symbol (`-export-dynamic`),
+/// and a position-independent executable carries one 24-byte relocation per pointer; ld.so reads
+/// both whole at start, so they stayed resident: 1.8 MiB of focusd's 16 MiB budget (ServiceBench
+/// (b): 16.1 → 14.3 MiB). Nothing looks the programs' own symbols up at run time (the runtime
+/// finds its metadata through its sections; crash backtraces read the file's symbol table).
+let leanReleaseLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-L", Context.packageDirectory + "/scripts/static-libstdc++",
+            "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        ],
+        .when(platforms: [.linux], configuration: .release))
+]
+
 let package = Package(
     name: "focusd",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "focusd", targets: ["focusd"]),
         .executable(name: "focusctl", targets: ["focusctl"]),
+        .executable(name: "focusd-adapter", targets: ["focusd-adapter"]),
+        .library(name: "AdapterKit", targets: ["AdapterKit"]),
         .library(name: "FocusEngine", targets: ["FocusEngine"]),
         .library(name: "Varlink", targets: ["Varlink"]),
     ],
@@ -75,22 +93,8 @@ let package = Package(
                 "FocusService", "FocusConfig", "FocusWire", "FocusEngine", "InputMapping", "Varlink",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Release builds link libstdc++ statically (see scripts/static-libstdc++/libstdc++.so).
-            // They link with lld, packed relative relocations and no exported symbol table: the
-            // static Swift runtime's link arguments export every symbol of the daemon
-            // (`-export-dynamic`), and a position-independent executable carries one 24-byte
-            // relocation per pointer; ld.so reads both whole at start, so they stayed resident:
-            // 1.8 MiB of the 16 MiB budget (ServiceBench (b): 16.1 → 14.3 MiB). Nothing looks the
-            // daemon's own symbols up at run time (the runtime finds its metadata through its
-            // sections; crash backtraces read the file's symbol table).
-            linkerSettings: [
-                .unsafeFlags(
-                    [
-                        "-L", Context.packageDirectory + "/scripts/static-libstdc++",
-                        "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                    ],
-                    .when(platforms: [.linux], configuration: .release))
-            ]
+            // Release builds link lean (see leanReleaseLinking above).
+            linkerSettings: leanReleaseLinking
         ),
         .executableTarget(
             name: "focusctl",
@@ -98,6 +102,20 @@ let package = Package(
                 "Varlink", "FocusEngine", "FocusWire", "SystemCalls", "CLibevdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // What every adapter shares: a poll loop and a client of focusd's public Focus interface
+        // that owns scenes, sends their diffs and survives focusd restarting (adapters.md §1).
+        .target(name: "AdapterKit", dependencies: ["FocusEngine", "FocusWire", "Varlink", "SystemCalls"]),
+        // The adapters: Chromium over the DevTools protocol (ChromiumAdapter) and AT-SPI.
+        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls", "CMalloc"], exclude: ["Page"]),
+        .executableTarget(
+            name: "focusd-adapter",
+            dependencies: [
+                "AdapterKit", "ChromiumAdapter", "SystemCalls",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // As focusd's (leanReleaseLinking): an adapter's budget is 16 MiB too (adapters.md §4).
+            linkerSettings: leanReleaseLinking
         ),
         .executableTarget(
             name: "FocusBench",
@@ -157,6 +175,8 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "AdapterKitTests", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"]),
+        .testTarget(name: "ChromiumAdapterTests", dependencies: ["ChromiumAdapter"], exclude: ["peer"]),
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [
