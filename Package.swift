@@ -60,7 +60,7 @@ let package = Package(
         ),
         // The accessibility-bus side of `focusd-adapter atspi` (adapters.md §3): sd-bus, the bus
         // thread, the accessible trees and the scenes built from them.
-        .target(name: "AtspiBus", dependencies: ["FocusEngine", "CSdBus", "CInputLinux", "SystemCalls"]),
+        .target(name: "AtspiBus", dependencies: ["FocusEngine", "CSdBus"]),
         // What focusd and focusctl share: scene files (decoded as the socket decodes scenes) and
         // the wire form of io.focusd.Input devices.
         .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink", "SystemCalls"]),

@@ -215,8 +215,9 @@ def tell(p, line):
     p.stdin.flush()
 
 
-def x_focus(title):
-    wid = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", title], env=env, capture_output=True,
+def x_focus(title, by="--name"):
+    """Gives the window X input focus (no window manager here), as a window manager would."""
+    wid = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", by, title], env=env, capture_output=True,
                          text=True, timeout=10).stdout.split()
     if wid:
         subprocess.run(["xdotool", "windowfocus", "--sync", wid[0]], env=env, timeout=10)
@@ -343,7 +344,7 @@ try:
         if factory_scene:
             fbus = factory_scene[len("atspi:"):].split(":/", 1)[0]
             fwindow = "/" + factory_scene.split(":/", 1)[1]
-            x_focus("GTK+ Widget Factory")
+            x_focus("gtk3-widget-factory", "--class")
             agree = 0
             moves = ["next", "next", "next", "down", "right", "next", "down", "next"]
             for command in moves:
