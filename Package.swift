@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .executable(name: "focusd", targets: ["focusd"]),
         .executable(name: "focusctl", targets: ["focusctl"]),
+        .executable(name: "focusd-adapter", targets: ["focusd-adapter"]),
+        .library(name: "AdapterKit", targets: ["AdapterKit"]),
         .library(name: "FocusEngine", targets: ["FocusEngine"]),
         .library(name: "Varlink", targets: ["Varlink"]),
     ],
@@ -104,6 +106,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What every adapter shares: a poll loop and a client of focusd's public Focus interface
+        // that owns scenes, sends their diffs and survives focusd restarting (adapters.md §1).
+        .target(name: "AdapterKit", dependencies: ["FocusEngine", "FocusWire", "Varlink", "SystemCalls"]),
+        // The adapters: Chromium over the DevTools protocol (ChromiumAdapter) and AT-SPI.
+        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"]),
+        .executableTarget(
+            name: "focusd-adapter",
+            dependencies: [
+                "AdapterKit", "ChromiumAdapter", "SystemCalls",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "FocusBench",
             dependencies: ["FocusEngine"],
@@ -157,6 +171,7 @@ let package = Package(
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(name: "AtspiBusTests", dependencies: ["AtspiBus", "FocusEngine"]),
+        .testTarget(name: "AdapterKitTests", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"]),
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [

@@ -1,0 +1,390 @@
+// AdapterKit: what every focusd adapter shares (adapters.md §1). No toolkit in here: a client of
+// focusd's public io.focusd.Focus interface on its Varlink socket, and a poll loop to run on.
+//
+// The API, and how an adapter uses it:
+//
+//     let loop = AdapterLoop()                               // the adapter's one thread
+//     let link = FocusdLink(loop: loop, socket: FocusdLink.socketPath(option: socketOption)!)
+//     link.delegate = self                                   // a FocusdLinkDelegate
+//     link.start()                                           // connects, and reconnects for ever
+//     link.publish(scene)            // first time SetScene; later the diff (UpdateScene, ScrollTo)
+//     link.activate("chromium:T")    // ActivateScene, now and after every reconnect
+//     link.reportFocus("login", in: "chromium:T")            // focus the interface moved itself
+//     link.withdraw("chromium:T")    // RemoveScene
+//     try loop.stopOnSignals([SIGTERM, SIGINT]) { _ in … }; loop.run()
+//
+// The delegate (all on the loop's thread):
+//   - `sceneReady(state)` once the scene's Monitor is subscribed, after every SetScene of a new
+//     scene (again after each reconnect): apply `state.focused` to the interface, or report the
+//     interface's own focus with `reportFocus` when it has one;
+//   - `received(event)` for each event of an owned scene (focus, scroll, activate, edit, command,
+//     blocked, scene, materialize, bindings, values), in order;
+//   - `connectionChanged(connected:reason:)` when focusd goes away or comes back (the link re-sends
+//     every scene by itself, then `sceneReady` follows for each);
+//   - `sceneRejected(name:error:)` when focusd refuses a scene (an invalid one, another owner).
+//
+// Every scene published is owned by the link's connection (so it goes when the adapter exits) and
+// monitored on a connection of its own (a Monitor stream holds its connection). The link keeps
+// the last scene sent; `publish` sends only what changed, and scroll events update that copy, so
+// the interface scrolling as focusd asked does not echo back.
+import FocusEngine
+import FocusWire
+import SystemCalls
+import Varlink
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an adapter hears from its ``FocusdLink`` (on the loop's thread).
+public protocol FocusdLinkDelegate: AnyObject {
+    func sceneReady(_ link: FocusdLink, state: FocusState)
+    func received(_ link: FocusdLink, event: Event)
+    func connectionChanged(_ link: FocusdLink, connected: Bool, reason: String?)
+    func sceneRejected(_ link: FocusdLink, name: String, error: String)
+}
+
+extension FocusdLinkDelegate {
+    public func connectionChanged(_ link: FocusdLink, connected: Bool, reason: String?) {}
+    public func sceneRejected(_ link: FocusdLink, name: String, error: String) {
+        AdapterLog.error("focusd refused scene '\(name)': \(error)")
+    }
+}
+
+/// An adapter's connection to focusd: owns its scenes, keeps them current in diffs, delivers
+/// their events, and survives focusd restarting.
+public final class FocusdLink {
+    public weak var delegate: (any FocusdLinkDelegate)?
+    public let socket: String
+    private let loop: AdapterLoop
+    private var control: VarlinkPeer?
+    private var waiting: SocketWaiter?
+    private var started = false
+    /// Quick retries left after the socket's directory changed (a socket is bound before it listens).
+    private var retries = 0
+    private var warned = false
+
+    private struct Entry {
+        /// What the adapter wants focusd to have.
+        var wanted: Scene
+        /// What focusd has been sent (nil: not yet on this connection).
+        var sent: Scene?
+        var monitor: VarlinkPeer?
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var active: String?
+
+    public init(loop: AdapterLoop, socket: String) {
+        self.loop = loop
+        self.socket = socket
+    }
+
+    /// focusd's socket: `option` (`--socket`), else `$FOCUSD_SOCKET`, else `/run/focusd/focusd.sock`
+    /// for root, else `$XDG_RUNTIME_DIR/focusd/focusd.sock` (service.md §1); nil when that needs
+    /// `XDG_RUNTIME_DIR` and it is not set.
+    public static func socketPath(option: String?, environment: (String) -> String? = Posix.environment) -> String? {
+        if let option, !option.isEmpty { return option }
+        if let path = environment("FOCUSD_SOCKET"), !path.isEmpty { return path }
+        if getuid() == 0 { return "/run/focusd/focusd.sock" }
+        guard let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return nil }
+        return "\(runtime)/focusd/focusd.sock"
+    }
+
+    /// Whether the control connection is up.
+    public var isConnected: Bool { control?.isOpen ?? false }
+
+    /// Connects now, or as soon as focusd's socket appears.
+    public func start() {
+        started = true
+        connect()
+    }
+
+    /// Closes every connection (focusd drops the scenes).
+    public func stop() {
+        started = false
+        waiting = nil
+        for name in entries.keys { entries[name]?.monitor?.close() }
+        control?.close()
+        control = nil
+    }
+
+    /// The scene as last sent to focusd (what its node ids and offsets are there).
+    public func sentScene(_ name: String) -> Scene? { entries[name]?.sent }
+
+    /// Makes focusd's scene `scene.name` this one: a SetScene the first time (then its Monitor is
+    /// subscribed and `sceneReady` follows), later only the difference from what was sent.
+    public func publish(_ scene: Scene) {
+        entries[scene.name, default: Entry(wanted: scene)].wanted = scene
+        guard let control, control.isOpen else { return }
+        guard let sent = entries[scene.name]?.sent else {
+            if entries[scene.name]?.monitor == nil { setScene(scene.name) }
+            return
+        }
+        switch SceneDiff.changes(from: sent, to: scene) {
+        case .none:
+            break
+        case .replace:
+            setScene(scene.name)
+        case .update(let upsert, let remove, let scroll):
+            entries[scene.name]?.sent = scene
+            if !upsert.isEmpty || !remove.isEmpty {
+                let parameters = JSONValue.object([
+                    "scene": .string(scene.name),
+                    "upsert": (try? JSONValue(encoding: upsert)) ?? [],
+                    "remove": .array(remove.map { .string($0) }),
+                ])
+                control.call(FocusMethod.updateScene.qualified, parameters) { [weak self] result in
+                    self?.answered(result, scene: scene.name, call: "UpdateScene", resend: true)
+                }
+            }
+            for offset in scroll {
+                let parameters: JSONValue = [
+                    "scene": .string(scene.name), "node": .string(offset.node),
+                    "offsetX": .double(offset.offsetX), "offsetY": .double(offset.offsetY),
+                ]
+                control.call(FocusMethod.scrollTo.qualified, parameters) { [weak self] result in
+                    self?.answered(result, scene: scene.name, call: "ScrollTo", resend: false)
+                }
+            }
+        }
+    }
+
+    /// Removes scene `name` from focusd and forgets it.
+    public func withdraw(_ name: String) {
+        guard let entry = entries.removeValue(forKey: name) else { return }
+        entry.monitor?.close()
+        if active == name { active = nil }
+        if entry.sent != nil {
+            control?.call(FocusMethod.removeScene.qualified, ["scene": .string(name)]) { _ in }
+        }
+    }
+
+    /// Makes scene `name` the active one (now, or once it is sent; again after a reconnect).
+    public func activate(_ name: String) {
+        active = name
+        guard entries[name]?.sent != nil else { return }
+        control?.call(FocusMethod.activateScene.qualified, ["scene": .string(name)]) { [weak self] result in
+            self?.answered(result, scene: name, call: "ActivateScene", resend: false)
+        }
+    }
+
+    /// Tells focusd the interface moved focus itself (nil: nothing holds focus). A node focusd does
+    /// not take (NotFocusable) is reported to the log only: focusd keeps its own focus, and its
+    /// next event brings the interface back in line.
+    public func reportFocus(_ id: String?, in scene: String, completion: ((FocusState?) -> Void)? = nil) {
+        guard entries[scene]?.sent != nil, let control else {
+            completion?(nil)
+            return
+        }
+        control.call(FocusMethod.focus.qualified, ["scene": .string(scene), "id": id.map { .string($0) } ?? .null]) { result in
+            switch result {
+            case .success(let reply) where reply.error == nil:
+                completion?(try? reply.parameters["state"]?.decode(FocusState.self))
+            case .success(let reply):
+                AdapterLog.debug("focusd did not take focus \(id ?? "null") in \(scene): \(reply.error!)")
+                completion?(nil)
+            case .failure:
+                completion?(nil)
+            }
+        }
+    }
+
+    /// Calls any other io.focusd.Focus method on the control connection (GetState, Send, …).
+    public func call(_ method: FocusMethod, _ parameters: JSONValue, reply: @escaping (Result<JSONValue, any Error>) -> Void) {
+        guard let control else { return reply(.failure(VarlinkClientError.connectionClosed)) }
+        control.call(method.qualified, parameters) { result in
+            switch result {
+            case .success(let answer):
+                if let error = answer.error { reply(.failure(VarlinkError(error, parameters: answer.parameters))) } else { reply(.success(answer.parameters)) }
+            case .failure(let error): reply(.failure(error))
+            }
+        }
+    }
+
+    // MARK: Connection
+
+    private func connect() {
+        guard started, control == nil else { return }
+        let peer: VarlinkPeer
+        do {
+            peer = try VarlinkPeer(loop: loop, path: socket)
+        } catch {
+            if !warned {
+                AdapterLog.warning("focusd is not reachable at \(socket) (\(error.message)); waiting for it to start")
+                warned = true
+            }
+            if retries > 0 {
+                retries -= 1
+                loop.schedule(after: .milliseconds(50)) { [weak self] in self?.connect() }
+            } else {
+                waitForSocket()
+            }
+            return
+        }
+        waiting = nil
+        warned = false
+        control = peer
+        peer.onClose = { [unowned self] reason in self.lost(reason) }
+        AdapterLog.info("connected to focusd at \(socket)")
+        delegate?.connectionChanged(self, connected: true, reason: nil)
+        for name in entries.keys.sorted() { setScene(name) }
+    }
+
+    private func lost(_ reason: String) {
+        AdapterLog.warning("lost focusd at \(socket): \(reason); its scenes are re-sent when it is back")
+        control = nil
+        for name in entries.keys {
+            entries[name]?.monitor?.close()
+            entries[name]?.monitor = nil
+            entries[name]?.sent = nil
+        }
+        delegate?.connectionChanged(self, connected: false, reason: reason)
+        loop.post { [weak self] in self?.connect() }
+    }
+
+    /// Waits, without polling, for the socket to (re)appear: an inotify watch on its directory
+    /// (or the nearest existing ancestor, while the directory itself is missing).
+    private func waitForSocket() {
+        waiting = SocketWaiter(loop: loop, path: socket) { [weak self] in
+            self?.waiting = nil
+            self?.retries = 5
+            self?.connect()
+        }
+        if waiting == nil {
+            // No directory could be watched (inotify unavailable): try again in a second.
+            loop.schedule(after: .seconds(1)) { [weak self] in self?.connect() }
+        }
+    }
+
+    // MARK: Scenes
+
+    private func setScene(_ name: String) {
+        guard let control, let scene = entries[name]?.wanted else { return }
+        entries[name]?.sent = scene
+        let parameters: JSONValue
+        do {
+            parameters = ["scene": try JSONValue(encoding: scene)]
+        } catch {
+            delegate?.sceneRejected(self, name: name, error: "cannot encode the scene: \(error)")
+            return
+        }
+        control.call(FocusMethod.setScene.qualified, parameters) { [weak self] result in
+            guard let self else { return }
+            guard case .success(let reply) = result, reply.error == nil else {
+                self.entries[name]?.sent = nil
+                if case .success(let reply) = result { self.rejected(name, reply) }
+                return
+            }
+            if self.entries[name]?.monitor == nil { self.subscribe(name) }
+            if self.active == name { self.activate(name) }
+        }
+    }
+
+    private func subscribe(_ name: String) {
+        let monitor: VarlinkPeer
+        do {
+            monitor = try VarlinkPeer(loop: loop, path: socket)
+        } catch {
+            AdapterLog.warning("cannot open a monitor connection to focusd: \(error)")
+            return
+        }
+        entries[name]?.monitor = monitor
+        monitor.onClose = { [weak self] reason in
+            // The monitor alone went (focusd closes everything when it stops: `lost` handles that).
+            guard let self, self.entries[name]?.monitor === monitor else { return }
+            self.entries[name]?.monitor = nil
+            AdapterLog.debug("monitor of \(name) closed: \(reason)")
+        }
+        monitor.call(FocusMethod.monitor.qualified, ["scene": .string(name)], more: true) { [weak self] result in
+            guard let self, case .success(let reply) = result else { return }
+            if let error = reply.error {
+                AdapterLog.warning("focusd refused to monitor \(name): \(error)")
+                return
+            }
+            if let state = reply.parameters["state"], let decoded = try? state.decode(FocusState.self) {
+                self.delegate?.sceneReady(self, state: decoded)
+            } else if let event = reply.parameters["event"], let decoded = try? event.decode(Event.self) {
+                self.note(decoded)
+                self.delegate?.received(self, event: decoded)
+            }
+        }
+    }
+
+    /// Keeps the sent copy's offsets as focusd scrolled them.
+    private func note(_ event: Event) {
+        guard event.kind == .scroll, let node = event.node, var sent = entries[event.scene]?.sent else { return }
+        let x = event.offsetX ?? 0, y = event.offsetY ?? 0
+        if Self.setOffset(&sent.root, node: node, x: x, y: y) { entries[event.scene]?.sent = sent }
+    }
+
+    private static func setOffset(_ node: inout Node, node id: String, x: Double, y: Double) -> Bool {
+        if node.id == id {
+            node.scroll?.offsetX = x
+            node.scroll?.offsetY = y
+            return true
+        }
+        guard var children = node.children else { return false }
+        for index in children.indices where setOffset(&children[index], node: id, x: x, y: y) {
+            node.children = children
+            return true
+        }
+        return false
+    }
+
+    private func answered(_ result: Result<VarlinkReply, VarlinkClientError>, scene: String, call: String, resend: Bool) {
+        guard case .success(let reply) = result, let error = reply.error else { return }
+        if error == "io.focusd.Focus.NoSuchScene" || resend {
+            // focusd lost or refused the change: send the whole scene again.
+            AdapterLog.warning("\(call) on \(scene) failed (\(error) \(reply.parameters.compactDescription)); sending the whole scene")
+            if entries[scene] != nil, control != nil { setScene(scene) }
+        } else {
+            AdapterLog.debug("\(call) on \(scene): \(error)")
+        }
+    }
+
+    private func rejected(_ name: String, _ reply: VarlinkReply) {
+        let error = reply.error ?? "unknown"
+        var text = "\(error) \(reply.parameters.compactDescription)"
+        if error == "io.focusd.Focus.SceneOwned" {
+            text = "another client of focusd owns a scene named '\(name)' (another adapter running?)"
+        }
+        delegate?.sceneRejected(self, name: name, error: text)
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON text, for messages.
+    var compactDescription: String { String(decoding: serialized(), as: UTF8.self) }
+}
+
+/// Calls `ready` when something changes in the directory of `path` (or the nearest existing
+/// ancestor), re-arming itself on the way down to the socket's own directory.
+final class SocketWaiter {
+    private let loop: AdapterLoop
+    private var fd: Int32 = -1
+    private var token: AdapterLoop.Token?
+
+    init?(loop: AdapterLoop, path: String, ready: @escaping () -> Void) {
+        self.loop = loop
+        var directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        while true {
+            if directory.isEmpty { directory = "/" }
+            if let fd = try? Posix.watchDirectory(directory) {
+                self.fd = fd
+                break
+            }
+            guard directory != "/" else { return nil }
+            directory = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+        }
+        token = loop.watch(fd) { [unowned self] _ in
+            Posix.drain(self.fd)
+            ready()
+        }
+    }
+
+    deinit {
+        loop.remove(token)
+        if fd >= 0 { Posix.closeDescriptor(fd) }
+    }
+}

@@ -1,0 +1,106 @@
+import FocusEngine
+
+/// What turns the scene focusd has into the scene an adapter now reads: nothing, an
+/// `UpdateScene` (patches, removals) with `ScrollTo`s for containers that only scrolled, or a whole
+/// `SetScene` where a patch cannot say it (the root itself changed, a node moved to another parent).
+public enum SceneChange: Equatable, Sendable {
+    case none
+    case update(upsert: [NodePatch], remove: [String], scroll: [ScrollOffset])
+    case replace
+}
+
+/// Computes ``SceneChange``s. Pure: the tests check it against focusd itself (the patches applied
+/// by a real focusd give exactly the new tree).
+public enum SceneDiff {
+    /// The change from `old` to `new` (same scene name).
+    ///
+    /// A node whose own fields (all but `children`, scroll offsets aside) are unchanged and which
+    /// keeps its place among its siblings is kept and its children compared; any other node of
+    /// the new tree is upserted whole at its index. Patches are applied before removals, so the
+    /// indexes count siblings that are about to be removed (as focusd applies them).
+    public static func changes(from old: Scene, to new: Scene) -> SceneChange {
+        var oldScene = old, newScene = new
+        oldScene.root = Node(id: "")
+        newScene.root = Node(id: "")
+        if oldScene != newScene || old.root.id != new.root.id || !sameOwnFields(old.root, new.root) { return .replace }
+        var oldParent: [String: String] = [:]
+        var oldNodes: [String: Node] = [:]
+        index(old.root, parent: nil, parents: &oldParent, nodes: &oldNodes)
+        var newParent: [String: String] = [:]
+        var newNodes: [String: Node] = [:]
+        index(new.root, parent: nil, parents: &newParent, nodes: &newNodes)
+        // A node that moved to another parent: one patch cannot move it without disturbing the
+        // indexes of the patches around it; rare enough (a reparented element) for a SetScene.
+        for (id, parent) in newParent where oldParent[id].map({ $0 != parent }) ?? false { return .replace }
+        var diff = Diff(oldNodes: oldNodes)
+        diff.compare(old.root, new.root)
+        let remove = oldParent.compactMap { id, parent -> String? in
+            guard newNodes[id] == nil, newNodes[parent] != nil, !diff.replaced.contains(parent) else { return nil }
+            return id
+        }.sorted()
+        if diff.upsert.isEmpty && remove.isEmpty && diff.scroll.isEmpty { return .none }
+        return .update(upsert: diff.upsert, remove: remove, scroll: diff.scroll)
+    }
+
+    /// Equal but for `children` and scroll offsets.
+    public static func sameOwnFields(_ a: Node, _ b: Node) -> Bool {
+        var a = a, b = b
+        a.children = nil
+        b.children = nil
+        a.scroll?.offsetX = nil
+        a.scroll?.offsetY = nil
+        b.scroll?.offsetX = nil
+        b.scroll?.offsetY = nil
+        return a == b
+    }
+
+    private static func index(_ node: Node, parent: String?, parents: inout [String: String], nodes: inout [String: Node]) {
+        nodes[node.id] = node
+        if let parent { parents[node.id] = parent }
+        for child in node.children ?? [] { index(child, parent: node.id, parents: &parents, nodes: &nodes) }
+    }
+
+    private struct Diff {
+        let oldNodes: [String: Node]
+        var upsert: [NodePatch] = []
+        var scroll: [ScrollOffset] = []
+        /// Ids of old nodes inside subtrees that patches replace whole.
+        var replaced: Set<String> = []
+
+        init(oldNodes: [String: Node]) {
+            self.oldNodes = oldNodes
+        }
+
+        mutating func compare(_ old: Node, _ new: Node) {
+            if let scroll = new.scroll, old.scroll?.offsetX != scroll.offsetX || old.scroll?.offsetY != scroll.offsetY {
+                self.scroll.append(ScrollOffset(node: new.id, offsetX: scroll.offsetX ?? 0, offsetY: scroll.offsetY ?? 0))
+            }
+            let oldChildren = old.children ?? []
+            let newChildren = new.children ?? []
+            if oldChildren.isEmpty && newChildren.isEmpty { return }
+            let oldById = Dictionary(oldChildren.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            // The parent's children as focusd will hold them while the patches apply.
+            var current = oldChildren.map(\.id)
+            var previous: String?
+            for child in newChildren {
+                let expected = previous.map { (current.firstIndex(of: $0) ?? -1) + 1 } ?? 0
+                if let kept = oldById[child.id], SceneDiff.sameOwnFields(kept, child), current.firstIndex(of: child.id) == expected {
+                    compare(kept, child)
+                    previous = child.id
+                    continue
+                }
+                if let at = current.firstIndex(of: child.id) { current.remove(at: at) }
+                let position = previous.map { (current.firstIndex(of: $0) ?? -1) + 1 } ?? 0
+                current.insert(child.id, at: position)
+                upsert.append(NodePatch(parent: new.id, index: position, node: child))
+                if let replacedNode = oldById[child.id] { markReplaced(replacedNode) }
+                previous = child.id
+            }
+        }
+
+        private mutating func markReplaced(_ node: Node) {
+            replaced.insert(node.id)
+            for child in node.children ?? [] { markReplaced(child) }
+        }
+    }
+}

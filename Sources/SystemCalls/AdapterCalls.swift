@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// The calls focusd-adapter's single-threaded loop needs: poll(2) over a few descriptors, pipes,
+// inotify (to notice focusd's socket coming back), a loopback TCP connection (a browser's
+// DevTools port) and child processes (a browser it launches).
+
+/// One descriptor's readiness as `poll(2)` reports it.
+public struct PollReadiness: Sendable, Equatable {
+    public var fd: Int32
+    /// Readable (or end of stream: a read returns 0).
+    public var readable: Bool
+    /// Error or hang-up: the peer is gone (a read reports how).
+    public var closed: Bool
+}
+
+extension Posix {
+    /// Waits until one of `fds` is readable or closed, or `timeoutMilliseconds` pass (< 0: forever).
+    /// `EINTR` returns an empty list (the caller loops).
+    public static func pollReadable(_ fds: [Int32], timeoutMilliseconds: Int32) throws(PosixError) -> [PollReadiness] {
+        var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let count = Glibc.poll(&entries, nfds_t(entries.count), timeoutMilliseconds)
+        if count < 0 {
+            let code = currentErrno()
+            if code == EINTR { return [] }
+            throw PosixError(call: "poll", errno: code)
+        }
+        guard count > 0 else { return [] }
+        return entries.compactMap { entry in
+            guard entry.revents != 0 else { return nil }
+            let readable = entry.revents & Int16(POLLIN) != 0
+            let closed = entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+            return PollReadiness(fd: entry.fd, readable: readable, closed: closed)
+        }
+    }
+
+    /// A close-on-exec pipe: (read end, write end).
+    public static func makePipe() throws(PosixError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        try check("pipe") { pipe(&ends) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Writing to a pipe or socket whose reader is gone fails with `EPIPE` instead of killing
+    /// the process with SIGPIPE.
+    public static func ignoreBrokenPipe() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Reads once from a descriptor `poll` reported readable: the bytes read, empty at end of
+    /// stream. `ECONNRESET` counts as end of stream.
+    public static func readAvailable(_ fd: Int32, capacity: Int = 1 << 16) throws(PosixError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        do {
+            _ = try read(fd, into: &bytes, capacity: capacity)
+        } catch where error.errno == ECONNRESET {
+            return []
+        }
+        return bytes
+    }
+
+    /// An inotify descriptor (close-on-exec, non-blocking) watching `directory` for entries
+    /// created, moved in, changed in attributes or deleted, and for the directory's own removal.
+    public static func watchDirectory(_ directory: String) throws(PosixError) -> Int32 {
+        let fd = try check("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+        do {
+            try check("inotify_add_watch", path: directory) { inotify_add_watch(fd, directory, mask) }
+        } catch {
+            closeDescriptor(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Discards what a non-blocking descriptor (an inotify one) has queued.
+    public static func drain(_ fd: Int32) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while scratch.withUnsafeMutableBytes({ systemRead(fd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// A blocking, close-on-exec TCP connection to `127.0.0.1`/`::1` `port` (`address` is an IPv4
+    /// or IPv6 literal), with Nagle's delay off (DevTools messages are small and latency matters).
+    public static func connectTCP(address: String, port: UInt16) throws(PosixError) -> Int32 {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        let family: Int32
+        if inet_pton(AF_INET, address, &v4) == 1 {
+            family = AF_INET
+        } else if inet_pton(AF_INET6, address, &v6) == 1 {
+            family = AF_INET6
+        } else {
+            throw PosixError(call: "inet_pton(\(address))", errno: EINVAL)
+        }
+        let fd = try check("socket") { socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        do {
+            if family == AF_INET {
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = port.bigEndian
+                address.sin_addr = v4
+                try withUnsafePointer(to: &address) { pointer throws(PosixError) in
+                    try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(PosixError) in
+                        _ = try check("connect") { connect(fd, raw, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                    }
+                }
+            } else {
+                var address = sockaddr_in6()
+                address.sin6_family = sa_family_t(AF_INET6)
+                address.sin6_port = port.bigEndian
+                address.sin6_addr = v6
+                try withUnsafePointer(to: &address) { pointer throws(PosixError) in
+                    try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(PosixError) in
+                        _ = try check("connect") { connect(fd, raw, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                    }
+                }
+            }
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        } catch {
+            closeDescriptor(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Starts `arguments[0]` (looked up in `PATH`) with `arguments`, the child's descriptors
+    /// `mapping` (child fd → parent fd) besides 0–2, which it inherits. Returns the process id.
+    public static func spawn(_ arguments: [String], mapping: [(child: Int32, parent: Int32)]) throws(PosixError) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (child, parent) in mapping { posix_spawn_file_actions_adddup2(&actions, parent, child) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The child starts with no blocked signals and default dispositions (SIGPIPE included).
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let cStrings = arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        var argv = cStrings + [nil]
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        if result != 0 { throw PosixError(call: "posix_spawnp(\(arguments[0]))", errno: result) }
+        return pid
+    }
+
+    /// Sends `signal` to process `pid` (a process already gone is not an error).
+    public static func signalProcess(_ pid: Int32, _ signal: Int32) {
+        _ = kill(pid, signal)
+    }
+
+    /// Reaps `pid` if it has exited: its wait status, or nil while it runs.
+    public static func reap(_ pid: Int32, wait: Bool = false) -> Int32? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, wait ? 0 : WNOHANG)
+        return result == pid ? status : (result < 0 ? -1 : nil)
+    }
+}
