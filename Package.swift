@@ -114,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "focusd-adapter",
             dependencies: [
-                "AdapterKit", "ChromiumAdapter", "SystemCalls",
+                "AdapterKit", "ChromiumAdapter", "AtspiBus", "FocusEngine", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

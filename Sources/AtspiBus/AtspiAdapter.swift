@@ -132,6 +132,10 @@ public final class AtspiAdapter {
         self.address = address
         do throws(DBusError) {
             connection = try DBusConnection.connect(address: address)
+            // The registry is activated on demand by the accessibility bus.
+            _ = try? connection.callAndWait(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "StartServiceByName", arguments: [.string(AtspiAdapter.registry), .uint32(0)])
             registryOwner = try connection.callAndWait(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "GetNameOwner", arguments: [.string(AtspiAdapter.registry)]
@@ -361,8 +365,13 @@ public final class AtspiAdapter {
                 let paths = app.boundsDirty
                 app.boundsDirty = []
                 var reread = Set<String>()
-                for path in paths { collectKept(app, path, into: &reread) }
+                var containers = Set<String>()
+                for path in paths {
+                    collectKept(app, path, into: &reread)
+                    collectContainers(app, path, into: &containers)
+                }
                 for path in reread { readExtents(app, path) }
+                for path in containers { readChildren(app, path) }
             }
             guard app.pending == 0, !app.dirtyWindows.isEmpty else { continue }
             let windows = app.dirtyWindows
@@ -372,11 +381,14 @@ public final class AtspiAdapter {
         }
     }
 
-    /// `path` and its descendants that are in a sent scene (or are windows), whose extents follow
-    /// a bounds change.
+    /// `path` and its descendants that are in a sent scene, whose extents follow a bounds change;
+    /// `path` itself too when it is a window, a section or focusable (a widget added at run time is
+    /// allocated its place after it was read).
     private func collectKept(_ app: App, _ path: String, into out: inout Set<String>) {
         guard let node = app.tree[path] else { return }
-        if node.parent == AtspiAdapter.root { out.insert(path) }
+        if node.parent == AtspiAdapter.root || node.states.contains(AtspiStates.focusable) || AtspiRole.sections.contains(node.role) {
+            out.insert(path)
+        }
         if let window = app.tree.window(of: path, root: AtspiAdapter.root), let scene = app.sent[window] {
             if node.parent == AtspiAdapter.root {
                 out.formUnion(scene.ids())
@@ -388,6 +400,20 @@ public final class AtspiAdapter {
                 if scene.find(child) != nil { out.insert(child) }
                 stack += app.tree[child]?.children ?? []
             }
+        }
+    }
+
+    /// A container that changed size may have gained children without a `children-changed`
+    /// event (GTK 3's `gtk_box_pack_start` sends none): the children lists of the containers under
+    /// it are read again (children already known are not re-read). Leaves (a spinner, a progress
+    /// bar) cost nothing here, however often they move.
+    private func collectContainers(_ app: App, _ path: String, into out: inout Set<String>) {
+        var stack = [path]
+        while let next = stack.popLast() {
+            guard let node = app.tree[next], node.childrenRead, !node.children.isEmpty || node.parent == AtspiAdapter.root,
+                  app.tree.isShown(node) else { continue }
+            out.insert(next)
+            stack += node.children
         }
     }
 

@@ -85,9 +85,12 @@ buttons["dialog"] = opener
 def open_dialog(*_):
     d = Gtk.Dialog(title="fixture dialog", transient_for=win, modal=True)
     d.add_button("cancel", Gtk.ResponseType.CANCEL)
-    ok = d.add_button("ok", Gtk.ResponseType.OK)
-    ok.connect("clicked", lambda *_: say("clicked ok"))
-    d.connect("response", lambda dd, _r: dd.destroy())
+    d.add_button("ok", Gtk.ResponseType.OK)
+
+    def response(dialog, answer):
+        say("dialog " + ("ok" if answer == Gtk.ResponseType.OK else "cancel"))
+        dialog.destroy()
+    d.connect("response", response)
     d.show_all()
 
 
