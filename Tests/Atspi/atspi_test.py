@@ -356,6 +356,11 @@ try:
                   f"{agree} of {len(moves)}")
             check("the adapter keeps up with gtk3-widget-factory's flood of bounds-changed events",
                   adapter.poll() is None)
+        factory.terminate()
+        factory.wait(5)
+        check("the widget factory's scene goes when it exits",
+              wait_for(lambda: factory_scene not in scenes().get("scenes", [])), scenes())
+        x_focus("focusd atspi fixture")
     if args.bench:
         # Figures, not checks: printed beside their floors (docs/adapters-atspi.md, "Figures").
         sys.path.insert(0, HERE)
@@ -371,7 +376,8 @@ try:
         wait_for(lambda: not [n for n in scenes().get("scenes", []) if n.startswith("atspi:")], 5)
         bench.first_scene(
             lambda: start([os.path.join(args.build_dir, "focusd-adapter"), "atspi", "--socket", sock_path], "adapter-bench"),
-            lambda: start(["/usr/bin/python3", os.path.join(HERE, "fixture_gtk3.py"), "--many", "2000"], "many"),
+            lambda: (start(["/usr/bin/python3", os.path.join(HERE, "fixture_gtk3.py"), "--many", "2000"], "many"),
+                     os.path.join(work, "many.log")),
             scenes, wait_for, lambda line: print(line, flush=True))
 finally:
     cleanup()

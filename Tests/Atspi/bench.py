@@ -116,8 +116,10 @@ def first_scene(start_adapter, start_many, scenes, wait_for, print_line):
     """The first scene of a 2,000-node window: the window is up and idle, then a fresh adapter
     starts; from its start (exec, bus connection and focusd connection included) to the scene in
     focusd."""
-    many = start_many()
-    time.sleep(1.0)
+    many, log = start_many()
+    # The window is shown and idle (the fixture says `ready` from GTK's idle handler).
+    wait_for(lambda: "ready" in open(log).read(), 30, 0.05)
+    time.sleep(0.5)
     t0 = time.perf_counter()
     adapter = start_adapter()
     name = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:")), None), 10, 0.002)
