@@ -231,16 +231,23 @@ public final class AtspiAdapter {
             app.tree.remove(path)
             app.tree[path] = Accessible(path: path, parent: parent)
         }
-        app.pending += 2  // GetRole, GetState; readExtents counts itself
+        app.pending += 1  // GetRole; readExtents and readState count themselves
         call(app.bus, path, "Accessible", "GetRole") { [unowned self] result in
             if case .success(let v) = result, let role = v.first?.int { app.tree.nodes[path]?.role = role }
             self.answered(app, path)
         }
         readExtents(app, path)
+        readState(app, path)
+    }
+
+    /// Reads an accessible's state; where it is shown, its children are read too.
+    private func readState(_ app: App, _ path: String) {
+        app.pending += 1
         call(app.bus, path, "Accessible", "GetState") { [unowned self] result in
             if case .success(let v) = result, let words = v.first?.items?.compactMap(\.int), app.tree[path] != nil {
                 let states = AtspiStates(words: words)
                 app.tree.nodes[path]?.states = states
+                app.tree.nodes[path]?.statesRead = true
                 app.tree.learn(states)
                 if states.contains(AtspiStates.showing) || states.contains(AtspiStates.visible) { self.readChildren(app, path) }
             } else if case .failure = result {
@@ -298,8 +305,12 @@ public final class AtspiAdapter {
             }
             return
         }
-        guard let app = apps[signal.sender], app.tree[signal.path] != nil else { return }
+        guard let app = apps[signal.sender], app.tree[signal.path] != nil else {
+            debug?("atspi: \(signal.member) \(signal.body.first?.string ?? "") on unknown \(signal.path) of \(signal.sender)")
+            return
+        }
         let path = signal.path
+        if signal.member != "BoundsChanged" { debug?("atspi: \(signal.member) \(signal.body.first?.string ?? "") \(signal.body[safe: 1]?.int ?? 0) on \(path)") }
         let detail = signal.body.first?.string ?? ""
         let on = (signal.body[safe: 1]?.int ?? 0) != 0
         switch signal.member {
@@ -371,6 +382,11 @@ public final class AtspiAdapter {
                     collectContainers(app, path, into: &containers)
                 }
                 for path in reread { readExtents(app, path) }
+                // GTK 3 reports a widget shown before it is mapped and sends no event when it is:
+                // its first placement (a bounds change) is when its state is worth reading again.
+                for path in paths where reread.contains(path) {
+                    if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) { readState(app, path) }
+                }
                 for path in containers { readChildren(app, path) }
             }
             guard app.pending == 0, !app.dirtyWindows.isEmpty else { continue }
@@ -386,7 +402,9 @@ public final class AtspiAdapter {
     /// allocated its place after it was read).
     private func collectKept(_ app: App, _ path: String, into out: inout Set<String>) {
         guard let node = app.tree[path] else { return }
-        if node.parent == AtspiAdapter.root || node.states.contains(AtspiStates.focusable) || AtspiRole.sections.contains(node.role) {
+        // Not yet known not to matter: its first extents may have been read before it was placed.
+        if node.parent == AtspiAdapter.root || !node.statesRead || node.states.contains(AtspiStates.focusable)
+            || AtspiRole.sections.contains(node.role) {
             out.insert(path)
         }
         if let window = app.tree.window(of: path, root: AtspiAdapter.root), let scene = app.sent[window] {
@@ -530,8 +548,10 @@ public final class AtspiAdapter {
         call(app.bus, path, "Accessible", "GetIndexInParent") { [unowned self] result in
             guard case .success(let v) = result, let index = v.first?.int, index >= 0 else { return self.settle(name) }
             self.call(app.bus, parent, "Selection", "SelectChild", [.int32(Int32(index))]) { [unowned self] result in
-                if case .success(let v) = result, v.first?.bool == true { return }
-                self.settle(name)
+                guard case .success(let v) = result, v.first?.bool == true else { return self.settle(name) }
+                // Selected; the container takes keyboard focus and Qt then reports its current
+                // item focused (the confirmation the request waits for).
+                self.call(app.bus, parent, "Component", "GrabFocus") { _ in }
             }
         }
     }

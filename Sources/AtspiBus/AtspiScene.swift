@@ -89,6 +89,8 @@ public struct Accessible: Equatable, Sendable {
     public var extents: Extents?
     /// Whether the children were read (hidden subtrees are read when they are shown).
     public var childrenRead = false
+    /// Whether `states` holds an answer of `GetState` yet.
+    public var statesRead = false
 
     public init(path: String, parent: String?) {
         self.path = path

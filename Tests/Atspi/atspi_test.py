@@ -292,7 +292,8 @@ try:
     expect_line("added")
     added = wait_for(lambda: find(bus_name, window, "added", "push button"))
     check("a button added at run time becomes a candidate",
-          wait_for(lambda: "error" not in varlink("Focus", {"scene": scene, "id": added})), added)
+          wait_for(lambda: "error" not in varlink("Focus", {"scene": scene, "id": added})),
+          added and f"{added}: states {states(bus_name, added):#x}, extents {call(bus_name, added, 'Component', 'GetExtents', dbus.UInt32(0))}")
     check("focusing the added button focuses it in the application", wait_for(lambda: app_focus(bus_name, window) == added))
     varlink("Send", {"scene": scene, "command": "select"})
     check("the added button is activated", expect_line("clicked added") is not None)
