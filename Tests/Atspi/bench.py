@@ -8,6 +8,7 @@ Both sides are observed by the same listener (this process's D-Bus connection), 
 is in the floor too.
 """
 import json
+import os
 import socket
 import statistics
 import time
@@ -124,8 +125,10 @@ def first_scene(start_adapter, start_many, scenes, wait_for, print_line):
     adapter = start_adapter()
     name = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:")), None), 10, 0.002)
     elapsed = (time.perf_counter() - t0) * 1000
-    print_line(f"first scene of a 2,000-button window: {elapsed:.0f} ms from the adapter's start (goal <= 1000 ms)"
-               if name else "first scene of a 2,000-button window: none within 10 s")
+    fields = open(f"/proc/{adapter.pid}/stat").read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    print_line(f"first scene of a 2,000-button window: {elapsed:.0f} ms from the adapter's start (goal <= 1000 ms), "
+               f"of which the adapter's own CPU time {cpu:.0f} ms" if name else "first scene of a 2,000-button window: none within 10 s")
     adapter.terminate()
     many.terminate()
     return bool(name) and elapsed <= 1000
