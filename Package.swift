@@ -110,7 +110,7 @@ let package = Package(
         // that owns scenes, sends their diffs and survives focusd restarting (adapters.md §1).
         .target(name: "AdapterKit", dependencies: ["FocusEngine", "FocusWire", "Varlink", "SystemCalls"]),
         // The adapters: Chromium over the DevTools protocol (ChromiumAdapter) and AT-SPI.
-        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"]),
+        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"], exclude: ["Page"]),
         .executableTarget(
             name: "focusd-adapter",
             dependencies: [
@@ -172,6 +172,7 @@ let package = Package(
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(name: "AtspiBusTests", dependencies: ["AtspiBus", "FocusEngine"]),
         .testTarget(name: "AdapterKitTests", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"]),
+        .testTarget(name: "ChromiumAdapterTests", dependencies: ["ChromiumAdapter"], exclude: ["peer"]),
         .testTarget(
             name: "FocusServiceTests",
             dependencies: [

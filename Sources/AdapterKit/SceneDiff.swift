@@ -39,6 +39,10 @@ public enum SceneDiff {
             return id
         }.sorted()
         if diff.upsert.isEmpty && remove.isEmpty && diff.scroll.isEmpty { return .none }
+        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
+        // more than the whole scene does: each replaced node is taken out and put back.
+        let patched = diff.upsert.reduce(0) { $0 + count($1.node) }
+        if patched > max(64, newNodes.count / 4) { return .replace }
         return .update(upsert: diff.upsert, remove: remove, scroll: diff.scroll)
     }
 
@@ -52,6 +56,10 @@ public enum SceneDiff {
         b.scroll?.offsetX = nil
         b.scroll?.offsetY = nil
         return a == b
+    }
+
+    private static func count(_ node: Node) -> Int {
+        1 + (node.children ?? []).reduce(0) { $0 + count($1) }
     }
 
     private static func index(_ node: Node, parent: String?, parents: inout [String: String], nodes: inout [String: Node]) {
@@ -79,22 +87,33 @@ public enum SceneDiff {
             let newChildren = new.children ?? []
             if oldChildren.isEmpty && newChildren.isEmpty { return }
             let oldById = Dictionary(oldChildren.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            // The parent's children as focusd will hold them while the patches apply.
+            let staying = Set(newChildren.map(\.id))
+            // The parent's children as focusd will hold them while the patches apply: removals
+            // come last, so children about to go still stand between the others.
             var current = oldChildren.map(\.id)
-            var previous: String?
+            var previous = -1  // where the last placed child stands in `current`
             for child in newChildren {
-                let expected = previous.map { (current.firstIndex(of: $0) ?? -1) + 1 } ?? 0
-                if let kept = oldById[child.id], SceneDiff.sameOwnFields(kept, child), current.firstIndex(of: child.id) == expected {
-                    compare(kept, child)
-                    previous = child.id
+                var next = previous + 1
+                while next < current.count, !staying.contains(current[next]) { next += 1 }
+                if next < current.count, current[next] == child.id, let kept = oldById[child.id] {
+                    if SceneDiff.sameOwnFields(kept, child) {
+                        compare(kept, child)
+                    } else {
+                        // Changed in place: replaced where it stands (no index, no reordering).
+                        upsert.append(NodePatch(parent: new.id, node: child))
+                        markReplaced(kept)
+                    }
+                    previous = next
                     continue
                 }
-                if let at = current.firstIndex(of: child.id) { current.remove(at: at) }
-                let position = previous.map { (current.firstIndex(of: $0) ?? -1) + 1 } ?? 0
-                current.insert(child.id, at: position)
-                upsert.append(NodePatch(parent: new.id, index: position, node: child))
+                if let at = current.firstIndex(of: child.id) {
+                    current.remove(at: at)
+                    if at <= previous { previous -= 1 }
+                }
+                current.insert(child.id, at: previous + 1)
+                previous += 1
+                upsert.append(NodePatch(parent: new.id, index: previous, node: child))
                 if let replacedNode = oldById[child.id] { markReplaced(replacedNode) }
-                previous = child.id
             }
         }
 

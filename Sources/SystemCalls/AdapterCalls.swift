@@ -131,10 +131,17 @@ extension Posix {
     /// Starts `arguments[0]` (looked up in `PATH`) with `arguments`, the child's descriptors
     /// `mapping` (child fd → parent fd) besides 0–2, which it inherits. Returns the process id.
     public static func spawn(_ arguments: [String], mapping: [(child: Int32, parent: Int32)]) throws(PosixError) -> Int32 {
+        // Each parent fd is first copied above every target (so one dup2 cannot overwrite the
+        // source of a later one, and a source already at its target loses close-on-exec).
+        var copies: [Int32] = []
+        defer { copies.forEach { closeDescriptor($0) } }
+        for (_, parent) in mapping {
+            copies.append(try check("fcntl(F_DUPFD_CLOEXEC)") { fcntl(parent, F_DUPFD_CLOEXEC, 64) })
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (child, parent) in mapping { posix_spawn_file_actions_adddup2(&actions, parent, child) }
+        for (index, (child, _)) in mapping.enumerated() { posix_spawn_file_actions_adddup2(&actions, copies[index], child) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

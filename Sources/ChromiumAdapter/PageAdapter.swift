@@ -1,0 +1,248 @@
+import AdapterKit
+import FocusEngine
+import SystemCalls
+import Varlink
+
+/// One page target: its scene in focusd (`chromium:` + target id), kept current from the page
+/// agent's messages, and focusd's events applied to it (adapters.md §2).
+final class PageAdapter {
+    let targetId: String
+    let session: String
+    let sceneName: String
+    private unowned let browser: BrowserSession
+    private var link: FocusdLink { browser.link }
+    /// The scene as the page last described it.
+    private(set) var scene: Scene?
+    /// What focusd last said holds focus (so the page's echo of it is not reported back).
+    private(set) var focusdFocus: String?
+    /// The page's own focus at its document's first scene, to report once focusd is ready.
+    private var initialFocus: String??
+    private var monitored = false
+    /// The page's document is shown (`visibilityState`).
+    var visible = true
+
+    init(browser: BrowserSession, targetId: String, session: String) {
+        self.browser = browser
+        self.targetId = targetId
+        self.session = session
+        sceneName = "chromium:\(targetId)"
+    }
+
+    /// Installs the page agent in this and every later document of the target.
+    func start() {
+        let cdp: DevToolsConnection = browser.connection
+        cdp.send("Page.enable", [:], session: session)
+        cdp.send("Runtime.addBinding", ["name": "__focusdNotify"], session: session)
+        cdp.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)], session: session)
+        cdp.send("Runtime.enable", [:], session: session)
+        // A kiosk's window has focus; a headless or unfocused one fires no focus events without this.
+        cdp.send("Emulation.setFocusEmulationEnabled", ["enabled": true], session: session)
+        evaluate(PageScript.source) { _ in }
+        // A page attached after its document loaded: the agent just installed sends its scene;
+        // one attached before sends it at DOMContentLoaded.
+        cdp.send("Runtime.runIfWaitingForDebugger", [:], session: session)
+    }
+
+    /// The page is gone (closed, crashed, detached).
+    func stop() {
+        link.withdraw(sceneName)
+    }
+
+    // MARK: From the page
+
+    /// A message of the page agent (the binding's payload).
+    func received(_ payload: String) {
+        let start = Posix.monotonicNanoseconds()
+        defer { AdapterLog.debug("page \(targetId): message of \(payload.utf8.count) bytes handled in \((Posix.monotonicNanoseconds() - start) / 1000) µs") }
+        guard let message = try? JSONValue.parse(payload), let kind = message["t"]?.stringValue else {
+            AdapterLog.warning("page \(targetId) sent an unreadable message; ignored")
+            return
+        }
+        switch kind {
+        case "scene":
+            guard let rootValue = message["root"], let root = try? NodeReading.node(rootValue) else {
+                AdapterLog.warning("page \(targetId) described a scene focusd's types do not fit; ignored")
+                return
+            }
+            let fresh = message["fresh"]?.boolValue == true
+            scene = Scene(name: sceneName, root: root)
+            let known = link.sentScene(sceneName) != nil || monitored
+            link.publish(scene!)
+            if visible && (browser.activePage == nil || browser.activePage === self) { browser.show(self) }
+            if fresh {
+                // The document's own focus, else its fragment's target, else focusd's default.
+                let own = message["focus"]?.stringValue ?? message["fragment"]?.stringValue
+                if known && monitored {
+                    adoptDocumentFocus(own)
+                } else {
+                    initialFocus = .some(own)
+                }
+            }
+        case "offsets":
+            guard var scene, let offsets = message["offsets"]?.arrayValue else { return }
+            for entry in offsets {
+                guard let items = entry.arrayValue, items.count == 3, let id = items[0].stringValue,
+                    let x = items[1].doubleValue, let y = items[2].doubleValue
+                else { continue }
+                _ = Self.setOffset(&scene.root, id: id, x: x, y: y)
+            }
+            self.scene = scene
+            link.publish(scene)
+        case "focus":
+            // Focus the page moved itself (a click, a script, Tab, a dialog opening).
+            guard let id = message["id"]?.stringValue, id != focusdFocus else { return }
+            focusdFocus = id
+            link.reportFocus(id, in: sceneName)
+        case "visibility":
+            visible = message["visible"]?.boolValue ?? true
+            if visible { browser.show(self) }
+        default:
+            AdapterLog.debug("page \(targetId): unknown message \(kind)")
+        }
+    }
+
+    /// A new document's focus: its own (reported), else focusd's (applied).
+    private func adoptDocumentFocus(_ own: String?) {
+        if let own {
+            focusdFocus = own
+            link.reportFocus(own, in: sceneName)
+            return
+        }
+        link.call(.getState, ["scene": .string(sceneName)]) { [weak self] result in
+            guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self) else { return }
+            if let focused = state.focused { self.applyFocus(focused) }
+        }
+    }
+
+    static func setOffset(_ node: inout Node, id: String, x: Double, y: Double) -> Bool {
+        if node.id == id {
+            node.scroll?.offsetX = x
+            node.scroll?.offsetY = y
+            return true
+        }
+        guard var children = node.children else { return false }
+        for index in children.indices where setOffset(&children[index], id: id, x: x, y: y) {
+            node.children = children
+            return true
+        }
+        return false
+    }
+
+    // MARK: From focusd
+
+    /// focusd subscribed: report the page's own focus, or apply focusd's.
+    func ready(_ state: FocusState) {
+        monitored = true
+        let own = initialFocus ?? nil
+        initialFocus = nil
+        if let own {
+            focusdFocus = own
+            link.reportFocus(own, in: sceneName)
+        } else if let focused = state.focused {
+            applyFocus(focused)
+        }
+    }
+
+    func received(_ event: Event) {
+        switch event.kind {
+        case .focus:
+            guard event.track != .accessibility else { return }
+            focusdFocus = event.to
+            if let to = event.to { applyFocus(to) } else { call("blur", []) }
+        case .scroll:
+            guard let node = event.node else { return }
+            if var scene, Self.setOffset(&scene.root, id: node, x: event.offsetX ?? 0, y: event.offsetY ?? 0) { self.scene = scene }
+            call("scroll", [.string(node), .double(event.offsetX ?? 0), .double(event.offsetY ?? 0)])
+        case .activate:
+            if let to = event.to { call("activate", [.string(to)]) }
+        case .edit:
+            if let to = event.to, let detents = event.detents { call("edit", [.string(to), .integer(Int64(detents))]) }
+        case .command:
+            guard let command = event.command else { return }
+            let key = Self.keyValue(command)
+            call("key", [.string(key), .bool(command == "back")]) { result in
+                AdapterLog.debug("\(command) → \(key): \(result?.compactText ?? "no result")")
+            }
+        default:
+            break
+        }
+    }
+
+    /// DOM focus to `id`; when the page refuses (the element is gone, a script took focus back),
+    /// the page's actual focus is told to focusd at once.
+    private func applyFocus(_ id: String) {
+        call("focus", [.string(id)]) { [weak self] result in
+            guard let self, let result, result["ok"]?.boolValue == false else { return }
+            if let active = result["active"]?.stringValue, active != self.focusdFocus {
+                self.focusdFocus = active
+                self.link.reportFocus(active, in: self.sceneName)
+            }
+        }
+    }
+
+    /// `__focusd.NAME(ARGUMENTS…)` in the page; `done` gets its value (nil on failure).
+    private func call(_ name: String, _ arguments: [JSONValue], done: ((JSONValue?) -> Void)? = nil) {
+        let text = arguments.map { String(decoding: $0.serialized(), as: UTF8.self) }.joined(separator: ",")
+        evaluate("window.__focusd && window.__focusd.\(name)(\(text))") { result in
+            done?(result)
+        }
+    }
+
+    private func evaluate(_ expression: String, done: @escaping (JSONValue?) -> Void) {
+        (browser.connection as DevToolsConnection).send("Runtime.evaluate", ["expression": .string(expression), "returnByValue": true], session: session) { result in
+            switch result {
+            case .success(let value):
+                if let exception = value["exceptionDetails"] {
+                    AdapterLog.warning("page \(self.targetId): the page agent failed: \(exception["exception"]?["description"]?.stringValue ?? exception.compactText)")
+                    done(nil)
+                } else {
+                    done(value["result"]?["value"])
+                }
+            case .failure(let error):
+                // A page navigating away mid-call: its next document sends its own scene.
+                AdapterLog.debug("page \(self.targetId): \(error)")
+                done(nil)
+            }
+        }
+    }
+
+    /// A focusd command as the key of the UI Events key values (names focusd does not know are
+    /// passed as they are, capitalized).
+    static func keyValue(_ command: String) -> String {
+        switch command {
+        case "back": "BrowserBack"
+        case "home": "BrowserHome"
+        case "menu": "ContextMenu"
+        case "search": "BrowserSearch"
+        case "playPause": "MediaPlayPause"
+        case "play": "MediaPlay"
+        case "pause": "MediaPause"
+        case "stop": "MediaStop"
+        case "fastForward": "MediaFastForward"
+        case "rewind": "MediaRewind"
+        case "nextTrack": "MediaTrackNext"
+        case "previousTrack": "MediaTrackPrevious"
+        case "record": "MediaRecord"
+        case "channelUp": "ChannelUp"
+        case "channelDown": "ChannelDown"
+        case "info": "Info"
+        case "guide": "Guide"
+        case "volumeUp": "AudioVolumeUp"
+        case "volumeDown": "AudioVolumeDown"
+        case "mute": "AudioVolumeMute"
+        case "select": "Enter"
+        case "red": "ColorF0Red"
+        case "green": "ColorF1Green"
+        case "yellow": "ColorF2Yellow"
+        case "blue": "ColorF3Blue"
+        case "subtitles": "ClosedCaptionToggle"
+        case "settings": "Settings"
+        case "exit": "Exit"
+        default: command.prefix(1).uppercased() + command.dropFirst()
+        }
+    }
+}
+
+extension JSONValue {
+    var compactText: String { String(decoding: serialized(), as: UTF8.self) }
+}

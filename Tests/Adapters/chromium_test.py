@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""focusd-adapter chromium end to end: a real focusd, the real adapter launching a real headless
+chromium, and pages with no focusd code in them. Each check reads which element holds DOM focus
+over a SECOND DevTools connection to the same browser.
+
+  Tests/Adapters/chromium_test.py [--build-dir .build/debug]
+
+Prints one line per check and `N passed, N failed`; exits 1 when a check failed.
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import ROOT, Session, page_url, resident_kib, wait_for, wakeups  # noqa: E402
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--build-dir", default=os.path.join(ROOT, ".build/debug"))
+args = parser.parse_args()
+results = {"passed": 0, "failed": 0}
+
+
+def check(name, condition, detail=""):
+    if condition:
+        results["passed"] += 1
+        print(f"ok - {name}" + (f" ({detail})" if detail else ""))
+    else:
+        results["failed"] += 1
+        print(f"FAILED - {name}" + (f": {detail}" if detail else ""))
+    sys.stdout.flush()
+    return condition
+
+
+def node_ids(node):
+    ids = [node["id"]]
+    for child in node.get("children", []):
+        ids += node_ids(child)
+    return ids
+
+
+def find(node, ident):
+    if node["id"] == ident:
+        return node
+    for child in node.get("children", []):
+        hit = find(child, ident)
+        if hit:
+            return hit
+    return None
+
+
+def main(session):
+    adapter = os.path.join(args.build_dir, "focusd-adapter")
+
+    # --- Bad input: clear errors, before anything starts ----------------------------------------
+    run = subprocess.run([adapter, "chromium", "--socket", session.socket, "--connect", "10.1.2.3:9222"],
+                         capture_output=True, text=True, timeout=20)
+    check("a non-loopback --connect endpoint is refused, naming why", run.returncode != 0 and "loopback" in run.stderr,
+          run.stderr.strip()[:160])
+    run = subprocess.run([adapter, "chromium", "--socket", session.socket, "--connect", "127.0.0.1:9"],
+                         capture_output=True, text=True, timeout=20)
+    check("--connect with no browser at the port fails with a clear error", run.returncode == 1 and "no browser" in run.stderr,
+          run.stderr.strip()[:160])
+    run = subprocess.run([adapter, "chromium", "--socket", session.socket, "--launch", "--", "/nonexistent/chromium"],
+                         capture_output=True, text=True, timeout=20)
+    check("--launch of a missing browser fails naming it", run.returncode == 1 and "/nonexistent/chromium" in run.stderr,
+          run.stderr.strip()[:160])
+
+    # --- A TV home screen -------------------------------------------------------------------------
+    session.start_focusd()
+    session.start_adapter(page_url("tv.html"))
+    page = session.page()
+    focusd = session.varlink()
+    scene = page.scene_name()
+    listed = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active") == scene, 15)
+    check("the page's scene is set and active, named chromium:TARGET", listed,
+          json.dumps(focusd.call("io.focusd.Focus.ListScenes")))
+    if not listed:
+        print(session.adapter_log()[-3000:])
+        return
+    held = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]
+    ids = set(node_ids(held["root"]))
+    decoys = {"decoy-hidden", "decoy-invisible", "decoy-disabled", "decoy-negative", "decoy-inert", "decoy-empty",
+              "decoy-fieldset", "decoy-nohref", "decoy-hidden-input"}
+    check("candidates: links, buttons, rail items, footer", {"tab-home", "tab-settings", "r1-0", "r1-9", "r2-7", "footer"} <= ids)
+    check("no decoy is a candidate (hidden, invisible, disabled, tabindex=-1, inert, empty, disabled fieldset, no href, hidden input)",
+          not (ids & decoys), sorted(ids & decoys))
+    rail = find(held["root"], "rail1")
+    check("an overflowing rail is a scroll container section that remembers focus",
+          rail and rail.get("scroll", {}).get("axis") == "horizontal" and rail.get("section") and rail.get("remembersLastFocus"),
+          json.dumps({k: v for k, v in (rail or {}).items() if k != "children"}))
+    check("the rail's snap alignment and scroll-padding become its policy and margin",
+          rail and rail["scroll"].get("policy") == "leading" and rail["scroll"].get("margin") == 40, json.dumps((rail or {}).get("scroll")))
+    check("the nav is a section without a frame", find(held["root"], "tabs") and find(held["root"], "tabs").get("section")
+          and "frame" not in find(held["root"], "tabs"))
+    viewport = page.eval("[innerWidth, innerHeight]")
+    # (A headless window settles its size after the first paint: the scene follows the resize.)
+    wait_for(lambda: focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]["frame"]["height"]
+             == page.eval("innerHeight"), 5)
+    held = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]
+    viewport = page.eval("[innerWidth, innerHeight]")
+    check("the root is the viewport, a scroll container of the document",
+          held["root"]["frame"] == {"x": 0, "y": 0, "width": viewport[0], "height": viewport[1]}
+          and held["root"]["scroll"]["axis"] == "vertical" and held["root"]["scroll"]["contentHeight"] == page.eval(
+              "document.scrollingElement.scrollHeight"),
+          json.dumps({k: v for k, v in held["root"].items() if k != "children"}))
+
+    state = focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]
+    first = wait_for(lambda: page.active(), 5)
+    check("with no DOM focus at load, focusd's default focus is applied to the page", first and first == state["focused"],
+          f"DOM {first}, focusd {state['focused']}")
+    check("the applied focus shows :focus-visible", page.eval("document.activeElement.matches(':focus-visible')"))
+
+    def command(name, expect, detents=None):
+        parameters = {"command": name, "scene": scene}
+        if detents is not None:
+            parameters["detents"] = detents
+        focusd.call("io.focusd.Focus.Send", parameters)
+        if expect is None:
+            return None
+        return wait_for(lambda: page.active() == expect and expect, 5) or page.active()
+
+    got = command("down", "r1-0")
+    check("down: DOM focus moves into the first rail", got == "r1-0", got)
+    for index in range(1, 5):
+        got = command("right", f"r1-{index}")
+    check("right ×4: DOM focus walks the rail", got == "r1-4", got)
+    offset = focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["scroll"]
+    rail_offset = next((o["offsetX"] for o in offset if o["node"] == "rail1"), None)
+    page_offset = wait_for(lambda: page.eval("document.getElementById('rail1').scrollLeft") == rail_offset and rail_offset, 5)
+    check("focusd's scroll of the rail is applied to the page", rail_offset and rail_offset > 0 and page_offset,
+          f"focusd {rail_offset}, page {page.eval('document.getElementById(`rail1`).scrollLeft')}")
+    check("applied focus did not scroll by itself (preventScroll): the page's offset is focusd's",
+          page.eval("document.getElementById('rail1').scrollLeft") == rail_offset)
+    got = command("down", None)
+    got = wait_for(lambda: (page.active() or "").startswith("r2-") and page.active(), 5)
+    check("down: into the second rail", got, got)
+    got = command("up", "r1-4")
+    check("up: back to the rail's remembered item", got == "r1-4", got)
+
+    clicks = page.eval("clicks.length")
+    focusd.call("io.focusd.Focus.Send", {"command": "select", "scene": scene})
+    clicked = wait_for(lambda: page.eval(f"clicks.slice({clicks})"), 5)
+    check("select: the focused element is clicked", clicked == ["r1-4"], json.dumps(clicked))
+
+    focusd.call("io.focusd.Focus.Send", {"command": "playPause", "scene": scene})
+    focusd.call("io.focusd.Focus.Send", {"command": "info", "scene": scene})
+    keys = wait_for(lambda: (lambda k: k if "Info" in k else None)(page.eval("keys")), 5)
+    check("other commands reach the page as UI Events key values", keys and keys[-2:] == ["MediaPlayPause", "Info"], json.dumps(keys))
+
+    # The page moves focus itself.
+    page.eval("document.getElementById('r2-5').focus()")
+    told = wait_for(lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "r2-5", 5)
+    check("focus the page moves itself is reported to focusd", told,
+          focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"])
+    got = command("right", "r2-6")
+    check("the next move starts where the page put focus", got == "r2-6", got)
+
+    # An idle page costs the adapter nothing.
+    time.sleep(0.5)
+    before = wakeups(session.adapter.pid)
+    time.sleep(10)
+    after = wakeups(session.adapter.pid)
+    check("an idle page: 0 adapter wake-ups in 10 s", after - before == 0, f"{after - before} context switches")
+
+    # Navigation to a new document: same scene name, content replaced, its focus applied.
+    page.send("Page.navigate", url=page_url("list.html"))
+    replaced = wait_for(lambda: "item-0" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
+    check("a new document replaces the scene's content under the same name", replaced)
+    focused = wait_for(lambda: page.active(), 5)
+    check("the new document gets focusd's default focus", focused and focused == focusd.call(
+        "io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"], f"{focused}")
+
+    # A list that grows, and loses its focused item.
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "item-3"})
+    wait_for(lambda: page.active() == "item-3", 5)
+    page.eval("addItems(6)")
+    grown = wait_for(lambda: "item-9" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 5)
+    check("items the page adds become candidates", grown)
+    got = command("down", "item-4")
+    check("focus moves onto an added item", got == "item-4", got)
+    page.eval("removeItem('item-4')")
+    recovered = wait_for(lambda: (lambda a: a if a and a != "item-4" else None)(page.active()), 5)
+    state = focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]
+    check("removing the focused item: focusd's recovery is applied to the page", recovered and recovered == state["focused"],
+          f"DOM {recovered}, focusd {state['focused']}")
+
+    # back with no dialog: BrowserBack, then history back (to the TV page).
+    focusd.call("io.focusd.Focus.Send", {"command": "back", "scene": scene})
+    back = wait_for(lambda: "r1-0" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
+    check("back without a dialog goes back in the page's history", back, page.eval("location.href"))
+
+    # A modal dialog.
+    page.send("Page.navigate", url=page_url("dialog.html"))
+    wait_for(lambda: "open" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "open"})
+    wait_for(lambda: page.active() == "open", 5)
+    focusd.call("io.focusd.Focus.Send", {"command": "select", "scene": scene})
+    inside = wait_for(lambda: page.active() == "d-first", 5)
+    check("a modal dialog opens and focus enters it as HTML says (its first control)", inside, page.active())
+    told = wait_for(lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "d-first", 5)
+    check("focusd follows focus into the dialog", told)
+    root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+    dialog = find(root, "settings")
+    check("the dialog is a modal node and nothing outside it is a candidate",
+          dialog and dialog.get("modal") and not ({"before", "open", "after"} & set(node_ids(root))), json.dumps(node_ids(root)))
+    command("down", "d-second")
+    got = command("down", "d-close")
+    command("down", None)
+    time.sleep(0.2)
+    check("moves stay inside the dialog", page.active() == "d-close", page.active())
+    focusd.call("io.focusd.Focus.Send", {"command": "back", "scene": scene})
+    closed = wait_for(lambda: not page.eval("document.getElementById('settings').open"), 5)
+    check("back closes the modal dialog (a cancel event first) instead of leaving the page",
+          closed and page.eval("cancels") == 1 and page.eval("location.href").endswith("dialog.html"), f"cancels {page.eval('cancels')}")
+    returned = wait_for(lambda: page.active() == "open", 5)
+    check("focus returns to the opener, and focusd follows", returned and wait_for(
+        lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "open", 5),
+          f"DOM {page.active()}, focusd {focusd.call('io.focusd.Focus.GetState', {'scene': scene})['state']['focused']}")
+
+    # Range and text inputs, a visually hidden checkbox, a roving tablist, data-focus attributes.
+    page.send("Page.navigate", url=page_url("form.html"))
+    wait_for(lambda: "volume" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
+    root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+    check("range and number inputs take activate and edit", find(root, "volume").get("interactions") == ["activate", "edit"]
+          and find(root, "count").get("interactions") == ["activate", "edit"])
+    check("a text input has role text, a search input role search",
+          find(root, "name").get("role") == "text" and find(root, "find").get("role") == "search")
+    label = page.eval("(r => [r.left, r.top, r.width, r.height])(document.getElementById('pretty-label').getBoundingClientRect())")
+    pretty = find(root, "pretty")
+    check("a visually hidden checkbox is represented by its label's box",
+          pretty and [pretty["frame"][k] for k in ("x", "y", "width", "height")] == label, json.dumps(pretty))
+    check("a roving tablist: every tab is a candidate, even at tabindex=-1",
+          {"tab-a", "tab-b", "tab-c"} <= set(node_ids(root)) and find(root, "tabs").get("section"))
+    check("data-focus attributes win: data-focusable=false takes a button out, data-focusable adds a div",
+          not (find(root, "marked-out") or {}).get("focusable") and find(root, "marked-in") and find(root, "marked-in").get("focusable"),
+          json.dumps([find(root, "marked-out"), find(root, "marked-in")]))
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "volume"})
+    wait_for(lambda: page.active() == "volume", 5)
+    focusd.call("io.focusd.Focus.Send", {"command": "crown", "detents": 3, "scene": scene})
+    value = wait_for(lambda: page.eval("document.getElementById('volume').value") == "65", 5)
+    events = page.eval("events")
+    check("crown on a range input: stepUp ×3 with input and change events", value and "input:volume:65" in events
+          and "change:volume:65" in events, json.dumps(events))
+    focusd.call("io.focusd.Focus.Send", {"command": "crown", "detents": -2, "scene": scene})
+    value = wait_for(lambda: page.eval("document.getElementById('volume').value") == "55", 5)
+    check("crown backwards: stepDown", value, page.eval("document.getElementById('volume').value"))
+
+    # focusd restarts: the adapter re-sends the scene.
+    session.stop_focusd()
+    session.start_focusd()
+    focusd = session.varlink()
+    back = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active") == scene, 10)
+    check("focusd restarting: the adapter reconnects and re-sends its scene, active", back,
+          json.dumps(focusd.call("io.focusd.Focus.ListScenes")))
+    got = command("down", None)
+    moved = wait_for(lambda: page.active() and page.active() == focusd.call(
+        "io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"], 5)
+    check("and moves drive the page again", moved, f"{page.active()}")
+
+    # The adapter exits: its scene goes, its browser stops.
+    browser_pid = int(subprocess.run(["pgrep", "-P", str(session.adapter.pid)], capture_output=True, text=True).stdout.split()[0])
+    session.adapter.send_signal(signal.SIGTERM)
+    code = session.adapter.wait(15)
+    gone = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes")["scenes"] == [], 5)
+    check("SIGTERM: the adapter exits 0, its scene goes with it", code == 0 and gone, f"exit {code}")
+    check("and the browser it launched is stopped", wait_for(lambda: not os.path.exists(f"/proc/{browser_pid}"), 5))
+
+    # --connect: a browser started on its own with a debugging port, over WebSocket.
+    profile = os.path.join(session.work, "chrome-connect")
+
+    def start_browser(port, profile):
+        command = session.browser_command(page_url("tv.html"))
+        command = [arg.replace("--remote-debugging-port=0", f"--remote-debugging-port={port}")
+                   .replace(session.profile, profile) for arg in command]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=session.log("chrome-connect.log"))
+        port_file = os.path.join(profile, "DevToolsActivePort")
+        wait_for(lambda: os.path.exists(port_file) and open(port_file).read().count("\n") >= 1, 30)
+        return process, int(open(port_file).read().split("\n")[0])
+    browser, port = start_browser(0, profile)
+    connected = subprocess.Popen([adapter, "chromium", "-v", "--socket", session.socket, "--connect", f"127.0.0.1:{port}"],
+                                 stdout=session.log("adapter-connect.log"), stderr=subprocess.STDOUT)
+    try:
+        up = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active", "") or "", 15)
+        if not check("--connect 127.0.0.1:PORT adapts the browser's page over WebSocket", up.startswith("chromium:"), up):
+            print("\n".join(line for line in open(os.path.join(session.work, "adapter-connect.log"), errors="replace").read().split("\n")
+                            if "focusd-adapter" in line))
+        root = focusd.call("io.focusd.Inspect.GetScene", {"scene": up})["scene"]["root"] if up else {"id": ""}
+        check("the same scene as over the pipe", "r1-0" in node_ids(root))
+        browser.send_signal(signal.SIGTERM)
+        browser.wait(15)
+        gone = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes")["scenes"] == [], 5)
+        check("the browser closing: its scenes go, the adapter stays to reconnect", gone and connected.poll() is None)
+        # (Reconnecting to a browser back on the same port is not checked here: a restarted
+        # chromium cannot bind the port while the closed connection's TIME_WAIT holds it.)
+    finally:
+        connected.send_signal(signal.SIGTERM)
+        connected.wait(10)
+        browser.send_signal(signal.SIGTERM)
+        browser.wait(15)
+
+
+session = Session(args.build_dir)
+try:
+    main(session)
+finally:
+    session.stop()
+    if results["failed"]:
+        print("adapter log (tail):\n" + session.adapter_log()[-4000:])
+print(f"{results['passed']} passed, {results['failed']} failed")
+sys.exit(1 if results["failed"] else 0)
