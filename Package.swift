@@ -44,6 +44,8 @@ let package = Package(
         // epoll, timerfd, eventfd and the evdev ioctls, which Glibc does not export: libc only.
         .target(name: "CInputLinux"),
         .target(name: "CMalloc"),
+        // sd-bus (libsystemd) for the atspi adapter's accessibility bus; AtspiBus/SdBus.swift owns its pointers.
+        .systemLibrary(name: "CSdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // The operating system seam: errno, descriptors, files, sockets, clocks, signals (Glibc only).
         .target(name: "SystemCalls"),
@@ -74,6 +76,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The accessibility-bus side of `focusd-adapter atspi` (adapters.md §3): sd-bus, the bus
+        // thread, the accessible trees and the scenes built from them.
+        .target(name: "AtspiBus", dependencies: ["FocusEngine", "CSdBus"]),
         // What focusd and focusctl share: scene files (decoded as the socket decodes scenes) and
         // the wire form of io.focusd.Input devices.
         .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink", "SystemCalls"]),
@@ -111,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "focusd-adapter",
             dependencies: [
-                "AdapterKit", "ChromiumAdapter", "SystemCalls",
+                "AdapterKit", "ChromiumAdapter", "AtspiBus", "FocusEngine", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // As focusd's (leanReleaseLinking): an adapter's budget is 16 MiB too (adapters.md §4).
@@ -175,6 +180,7 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "InputDevicesTests", dependencies: ["InputDevices", "SystemCalls"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "AtspiBusTests", dependencies: ["AtspiBus", "FocusEngine"]),
         .testTarget(name: "AdapterKitTests", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls"]),
         .testTarget(name: "ChromiumAdapterTests", dependencies: ["ChromiumAdapter"], exclude: ["peer"]),
         .testTarget(

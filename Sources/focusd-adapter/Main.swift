@@ -37,7 +37,7 @@ struct FocusdAdapter: ParsableCommand {
 }
 
 /// Every adapter's subcommand (one file each).
-let adapterCommands: [any ParsableCommand.Type] = [ChromiumCommand.self]
+let adapterCommands: [any ParsableCommand.Type] = [ChromiumCommand.self, AtspiCommand.self]
 
 /// The options every adapter takes.
 struct AdapterOptions: ParsableArguments {

@@ -1,0 +1,627 @@
+// The accessibility-bus side of `focusd-adapter atspi` (adapters.md §3): follows every registered
+// application on the bus, keeps one `AccessibleTree` per application from the bus's replies and
+// events, hands its windows' scenes to an `AtspiSceneSink` (the focusd side, which sends them as
+// diffs), and applies focusd's focus, activation and edits to the applications.
+//
+// Single-threaded: it runs on the adapter's loop, which waits for `descriptor` to be readable or
+// for `deadline`, then calls `wake()`. A wake-up handles every message that arrived, re-reads the
+// extents a flood of `bounds-changed` events asked for once, and publishes each changed window
+// once: that is the coalescing adapters.md §3 asks for. Nothing runs while nothing arrives.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where the adapter's scenes go (the focusd side). Called on the bus thread.
+public protocol AtspiSceneSink: AnyObject {
+    /// The scene `name` is now `root` (the first time a SetScene, later the difference).
+    func publish(_ name: String, root: SceneNode)
+    func removeScene(_ name: String)
+    func activateScene(_ name: String)
+    /// Focus the application moved itself (focus.md `Focus`).
+    func reportFocus(_ name: String, node: String)
+}
+
+/// What focusd asks of a window (from its scene's monitor).
+public enum AtspiCommand: Sendable, Equatable {
+    case focus(String)
+    case activate(String)
+    case edit(String, detents: Int)
+}
+
+public struct AtspiSetupError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+public final class AtspiAdapter {
+    static let root = "/org/a11y/atspi/accessible/root"
+    static let registry = "org.a11y.atspi.Registry"
+    /// How long a `GrabFocus` may stay unconfirmed before the adapter re-reads the application's
+    /// focus and tells focusd (the "one update period" of adapters.md §1).
+    public static let confirmWindow: UInt64 = 250_000
+
+    private final class App {
+        let bus: String
+        var name = ""
+        var tree = AccessibleTree()
+        /// Reads in flight; scenes are built only when the application's answers are all in.
+        var pending = 0
+        var dirtyWindows = Set<String>()
+        var sent: [String: SceneNode] = [:]
+        /// Windows whose bounds or subtree must be read again at the end of this wake-up.
+        var boundsDirty = Set<String>()
+        init(bus: String) { self.bus = bus }
+    }
+
+    private struct Sync {
+        var focusd: String?
+        var pending: (target: String, deadline: UInt64)?
+    }
+
+    private let sink: AtspiSceneSink
+    private let log: (String) -> Void
+    private var connection: DBusConnection!
+    private var registryOwner = ""
+    private var apps: [String: App] = [:]
+    private var syncs: [String: Sync] = [:]
+    private var activeScene: String?
+    private var wantsActive: String?
+    public private(set) var address = ""
+    /// Where `--verbose` lines go (nil: nowhere).
+    public var debug: ((String) -> Void)?
+    /// The earliest deadline of a focus request waiting for its `focused` event.
+    private var confirmDeadline: UInt64?
+
+    public init(sink: AtspiSceneSink, log: @escaping (String) -> Void) {
+        self.sink = sink
+        self.log = log
+    }
+
+    public static func sceneName(bus: String, window: String) -> String { "atspi:\(bus):\(window)" }
+
+    public static func parse(scene: String) -> (bus: String, window: String)? {
+        guard scene.hasPrefix("atspi:"), let slash = scene.firstIndex(of: "/") else { return nil }
+        let bus = scene[scene.index(scene.startIndex, offsetBy: 6)..<scene.index(before: slash)]
+        guard scene[scene.index(before: slash)] == ":" else { return nil }
+        return (String(bus), String(scene[slash...]))
+    }
+
+    // MARK: setup
+
+    /// The accessibility bus's address: `org.a11y.Bus.GetAddress` on the session bus, else the X
+    /// root window's `AT_SPI_BUS`; accessibility is turned on through `org.a11y.Status`.
+    public static func findBus(log: (String) -> Void) throws(AtspiSetupError) -> String {
+        var sessionProblem = "DBUS_SESSION_BUS_ADDRESS is not set"
+        if getenv("DBUS_SESSION_BUS_ADDRESS") != nil {
+            do throws(DBusError) {
+                let session = try DBusConnection.session()
+                defer { session.close() }
+                _ = try? session.callAndWait(
+                    destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.freedesktop.DBus.Properties", member: "Set",
+                    arguments: [.string("org.a11y.Status"), .string("IsEnabled"), .variantBool(true)])
+                let reply = try session.callAndWait(destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress")
+                if let address = reply.first?.string, !address.isEmpty { return address }
+                sessionProblem = "org.a11y.Bus.GetAddress answered no address"
+            } catch {
+                sessionProblem = "org.a11y.Bus.GetAddress on the session bus failed (\(error))"
+            }
+        }
+        if let address = rootWindowProperty(), !address.isEmpty {
+            log("atspi: \(sessionProblem); using the X root window's AT_SPI_BUS")
+            return address
+        }
+        throw AtspiSetupError(description: "no accessibility bus: \(sessionProblem), and the X root window has no AT_SPI_BUS property (start at-spi-bus-launcher in the session, or Xvfb with -noreset)")
+    }
+
+    /// `xprop -root AT_SPI_BUS` (x11-utils): the bus launcher's address where there is no session bus.
+    private static func rootWindowProperty() -> String? {
+        guard getenv("DISPLAY") != nil, let pipe = popen("xprop -root AT_SPI_BUS 2>/dev/null", "r") else { return nil }
+        var output = ""
+        var buffer = [CChar](repeating: 0, count: 512)
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+            output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        pclose(pipe)
+        guard let open = output.firstIndex(of: "\""), let close = output.lastIndex(of: "\""), open < close else { return nil }
+        return String(output[output.index(after: open)..<close])
+    }
+
+    /// Connects to the bus at `address`, listens to its events and reads every application.
+    public func start(address: String) throws(AtspiSetupError) {
+        self.address = address
+        do throws(DBusError) {
+            connection = try DBusConnection.connect(address: address)
+            // The registry is activated on demand by the accessibility bus.
+            _ = try? connection.callAndWait(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "StartServiceByName", arguments: [.string(AtspiAdapter.registry), .uint32(0)])
+            registryOwner = try connection.callAndWait(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "GetNameOwner", arguments: [.string(AtspiAdapter.registry)]
+            ).first?.string ?? ""
+            try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Object'") { [unowned self] in self.objectEvent($0) }
+            try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Window'") { [unowned self] in self.windowEvent($0) }
+            try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] signal in
+                if let name = signal.body.first?.string, signal.body.count == 3, signal.body[2].string == "" { self.appGone(name) }
+            }
+            // Toolkits send only the events someone registered for (at-spi2-atk, Qt).
+            for event in ["object:state-changed", "object:children-changed", "object:bounds-changed", "window:activate",
+                          "window:deactivate", "window:create", "window:destroy"] {
+                _ = try connection.callAndWait(
+                    destination: AtspiAdapter.registry, path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry",
+                    member: "RegisterEvent", arguments: [.string(event), .stringArray([]), .string("")])
+            }
+        } catch {
+            throw AtspiSetupError(description: "accessibility bus at \(address): \(error)")
+        }
+        call(AtspiAdapter.registry, AtspiAdapter.root, "Accessible", "GetChildren") { [unowned self] result in
+            guard case .success(let values) = result else { return self.log("atspi: the registry lists no applications: \(result)") }
+            for child in values.first?.items ?? [] {
+                if let bus = child.items?.first?.string { self.appAdded(bus) }
+            }
+        }
+    }
+
+    // MARK: the loop's side
+
+    /// The bus connection's descriptor: call `wake()` when it is readable.
+    public var descriptor: Int32 { connection?.descriptor ?? -1 }
+
+    /// When to call `wake()` even if nothing arrives (CLOCK_MONOTONIC µs): the bus's earliest call
+    /// timeout or the earliest unconfirmed focus request; nil: no deadline.
+    public var deadline: UInt64? { [connection?.deadline, confirmDeadline].compactMap { $0 }.min() }
+
+    /// Handles everything that arrived and every deadline that passed, then publishes what changed.
+    /// Throws when the accessibility bus is gone (the caller starts again later).
+    public func wake() throws(DBusError) {
+        try connection.processAll()
+        if let due = confirmDeadline, due <= Self.now() { settleDue() }
+        flush()
+    }
+
+    /// Closes the bus connection and withdraws every scene.
+    public func close() {
+        for (bus, app) in apps { for window in app.sent.keys { dropScene(AtspiAdapter.sceneName(bus: bus, window: window)) } }
+        apps = [:]
+        connection?.close()
+    }
+
+    public static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+    }
+
+    // MARK: reading
+
+    private func call(
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusArgument] = [],
+        reply: @escaping (Result<[DBusValue], DBusError>) -> Void
+    ) {
+        let qualified = interface.contains(".") ? interface : "org.a11y.atspi.\(interface)"
+        connection.call(destination: destination, path: path, interface: qualified, member: member, arguments: arguments, reply: reply)
+    }
+
+    private func appAdded(_ bus: String) {
+        guard apps[bus] == nil, bus != connection.uniqueName, bus != registryOwner else { return }
+        let app = App(bus: bus)
+        apps[bus] = app
+        app.tree[AtspiAdapter.root] = Accessible(path: AtspiAdapter.root, parent: nil)
+        call(bus, AtspiAdapter.root, "org.freedesktop.DBus.Properties", "Get", [.string("org.a11y.atspi.Accessible"), .string("Name")]) { result in
+            if case .success(let v) = result { app.name = v.first?.string ?? "" }
+        }
+        readChildren(app, AtspiAdapter.root)
+    }
+
+    private func appGone(_ bus: String) {
+        guard let app = apps.removeValue(forKey: bus) else { return }
+        for window in app.sent.keys { dropScene(AtspiAdapter.sceneName(bus: bus, window: window)) }
+    }
+
+    private func dropScene(_ name: String) {
+        sink.removeScene(name)
+        syncs[name] = nil
+        if activeScene == name { activeScene = nil }
+    }
+
+    /// Reads an accessible's role, state and extents, then (when it is shown) its children.
+    private func read(_ app: App, _ path: String, parent: String) {
+        if app.tree[path] == nil || app.tree[path]?.parent != parent {
+            app.tree.remove(path)
+            app.tree[path] = Accessible(path: path, parent: parent)
+        }
+        app.pending += 1  // GetRole; readExtents and readState count themselves
+        call(app.bus, path, "Accessible", "GetRole") { [unowned self] result in
+            if case .success(let v) = result, let role = v.first?.int { app.tree.nodes[path]?.role = role }
+            self.answered(app, path)
+        }
+        readExtents(app, path)
+        readState(app, path)
+    }
+
+    /// Reads an accessible's state; where it is shown, its children are read too.
+    private func readState(_ app: App, _ path: String) {
+        app.pending += 1
+        call(app.bus, path, "Accessible", "GetState") { [unowned self] result in
+            if case .success(let v) = result, let words = v.first?.items?.compactMap(\.int), app.tree[path] != nil {
+                let states = AtspiStates(words: words)
+                app.tree.nodes[path]?.states = states
+                app.tree.nodes[path]?.statesRead = true
+                app.tree.learn(states)
+                if states.contains(AtspiStates.showing) || states.contains(AtspiStates.visible) { self.readChildren(app, path) }
+            } else if case .failure = result {
+                app.tree.remove(path)
+            }
+            self.answered(app, path)
+        }
+    }
+
+    private func readExtents(_ app: App, _ path: String) {
+        app.pending += 1
+        call(app.bus, path, "Component", "GetExtents", [.uint32(0)]) { [unowned self] result in
+            if case .success(let v) = result, let r = v.first?.items?.compactMap(\.int), r.count == 4 {
+                app.tree.nodes[path]?.extents = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
+            }
+            self.answered(app, path)
+        }
+    }
+
+    private func readChildren(_ app: App, _ path: String) {
+        app.pending += 1
+        call(app.bus, path, "Accessible", "GetChildren") { [unowned self] result in
+            defer { self.answered(app, path) }
+            guard case .success(let v) = result, app.tree[path] != nil else { return }
+            let children = (v.first?.items ?? []).compactMap { child -> String? in
+                guard let parts = child.items, parts.count == 2, parts[0].string == app.bus else { return nil }
+                return parts[1].string
+            }
+            let old = app.tree[path]?.children ?? []
+            for gone in Set(old).subtracting(children) where app.tree[gone]?.parent == path { app.tree.remove(gone) }
+            app.tree.nodes[path]?.children = children
+            app.tree.nodes[path]?.childrenRead = true
+            for child in children where app.tree[child]?.parent != path || path == AtspiAdapter.root {
+                self.read(app, child, parent: path)
+            }
+            if path == AtspiAdapter.root {
+                for window in app.sent.keys where !children.contains(window) { app.dirtyWindows.insert(window) }
+            }
+        }
+    }
+
+    private func answered(_ app: App, _ path: String) {
+        app.pending -= 1
+        if let window = app.tree.window(of: path, root: AtspiAdapter.root) { app.dirtyWindows.insert(window) }
+    }
+
+    // MARK: events
+
+    private func objectEvent(_ signal: DBusSignal) {
+        if signal.sender == registryOwner || apps[signal.sender] == nil {
+            // The registry's desktop root: applications come and go.
+            if signal.member == "ChildrenChanged", signal.path == AtspiAdapter.root,
+               let detail = signal.body.first?.string, let bus = signal.body[safe: 3]?.items?.first?.string {
+                if detail.hasPrefix("add") { appAdded(bus) } else if detail.hasPrefix("remove") { appGone(bus) }
+            }
+            return
+        }
+        guard let app = apps[signal.sender], app.tree[signal.path] != nil else {
+            debug?("atspi: \(signal.member) \(signal.body.first?.string ?? "") on unknown \(signal.path) of \(signal.sender)")
+            return
+        }
+        let path = signal.path
+        if signal.member != "BoundsChanged" { debug?("atspi: \(signal.member) \(signal.body.first?.string ?? "") \(signal.body[safe: 1]?.int ?? 0) on \(path)") }
+        let detail = signal.body.first?.string ?? ""
+        let on = (signal.body[safe: 1]?.int ?? 0) != 0
+        switch signal.member {
+        case "StateChanged":
+            guard let state = AtspiStates.named(detail) else { return }
+            app.tree.nodes[path]?.states.set(state, on)
+            if on { app.tree.learn(AtspiStates(bits: 1 << UInt64(state))) }
+            if (state == AtspiStates.showing || state == AtspiStates.visible) && on { readChildren(app, path) }
+            if state == AtspiStates.defunct && on { app.tree.remove(path) }
+            markDirty(app, path)
+            if state == AtspiStates.focused && on { appFocused(app, path) }
+            if state == AtspiStates.active && on && app.tree[path]?.parent == AtspiAdapter.root { windowActivated(app, path) }
+        case "ChildrenChanged":
+            readChildren(app, path)
+        case "BoundsChanged":
+            // Coalesced: one re-read of the kept accessibles under it per wake-up (flush).
+            app.boundsDirty.insert(path)
+        default:
+            break
+        }
+    }
+
+    private func windowEvent(_ signal: DBusSignal) {
+        guard let app = apps[signal.sender] else { return }
+        switch signal.member {
+        case "Activate":
+            app.tree.nodes[signal.path]?.states.set(AtspiStates.active, true)
+            windowActivated(app, signal.path)
+        case "Deactivate":
+            app.tree.nodes[signal.path]?.states.set(AtspiStates.active, false)
+        case "Create", "Destroy":
+            readChildren(app, AtspiAdapter.root)
+        default:
+            break
+        }
+    }
+
+    private func markDirty(_ app: App, _ path: String) {
+        if let window = app.tree.window(of: path, root: AtspiAdapter.root) { app.dirtyWindows.insert(window) }
+    }
+
+    private func windowActivated(_ app: App, _ window: String) {
+        let name = AtspiAdapter.sceneName(bus: app.bus, window: window)
+        guard app.tree[window]?.parent == AtspiAdapter.root else { return }
+        if let scene = app.sent[window] {
+            if activeScene != name {
+                activeScene = name
+                sink.activateScene(name)
+            }
+            reportAppFocus(app, scene: name, window: scene)
+        } else {
+            wantsActive = name
+        }
+    }
+
+    // MARK: sending scenes
+
+    /// After each wake-up: re-read coalesced bounds, then send what changed for every application
+    /// whose answers are all in.
+    private func flush() {
+        for app in apps.values {
+            if !app.boundsDirty.isEmpty {
+                let paths = app.boundsDirty
+                app.boundsDirty = []
+                var reread = Set<String>()
+                var containers = Set<String>()
+                for path in paths {
+                    collectKept(app, path, into: &reread)
+                    collectContainers(app, path, into: &containers)
+                }
+                for path in reread { readExtents(app, path) }
+                // GTK 3 reports a widget shown before it is mapped and sends no event when it is:
+                // its first placement (a bounds change) is when its state is worth reading again.
+                for path in paths where reread.contains(path) {
+                    if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) { readState(app, path) }
+                }
+                for path in containers { readChildren(app, path) }
+            }
+            guard app.pending == 0, !app.dirtyWindows.isEmpty else { continue }
+            let windows = app.dirtyWindows
+            app.dirtyWindows = []
+            let listed = Set(app.tree[AtspiAdapter.root]?.children ?? [])
+            for window in windows { send(app, window, listed: listed.contains(window)) }
+        }
+    }
+
+    /// `path` and its descendants that are in a sent scene, whose extents follow a bounds change;
+    /// `path` itself too when it is a window, a section or focusable (a widget added at run time is
+    /// allocated its place after it was read).
+    private func collectKept(_ app: App, _ path: String, into out: inout Set<String>) {
+        guard let node = app.tree[path] else { return }
+        // Not yet known not to matter: its first extents may have been read before it was placed.
+        if node.parent == AtspiAdapter.root || !node.statesRead || node.states.contains(AtspiStates.focusable)
+            || AtspiRole.sections.contains(node.role) {
+            out.insert(path)
+        }
+        if let window = app.tree.window(of: path, root: AtspiAdapter.root), let scene = app.sent[window] {
+            if node.parent == AtspiAdapter.root {
+                out.formUnion(scene.ids())
+                return
+            }
+            if let kept = scene.find(path) { out.formUnion(kept.ids()) }
+            var stack = node.children
+            while let child = stack.popLast() {
+                if scene.find(child) != nil { out.insert(child) }
+                stack += app.tree[child]?.children ?? []
+            }
+        }
+    }
+
+    /// A container that changed size may have gained children without a `children-changed`
+    /// event (GTK 3's `gtk_box_pack_start` sends none): the children lists of the containers under
+    /// it are read again (children already known are not re-read). Leaves (a spinner, a progress
+    /// bar) cost nothing here, however often they move.
+    private func collectContainers(_ app: App, _ path: String, into out: inout Set<String>) {
+        var stack = [path]
+        while let next = stack.popLast() {
+            guard let node = app.tree[next], node.childrenRead, !node.children.isEmpty || node.parent == AtspiAdapter.root,
+                  app.tree.isShown(node) else { continue }
+            out.insert(next)
+            stack += node.children
+        }
+    }
+
+    private func send(_ app: App, _ window: String, listed: Bool) {
+        let name = AtspiAdapter.sceneName(bus: app.bus, window: window)
+        let scene = listed ? SceneBuilder.scene(of: window, in: app.tree) : nil
+        guard let scene, app.tree[window].map(app.tree.isShown) == true else {
+            if app.sent.removeValue(forKey: window) != nil { dropScene(name) }
+            return
+        }
+        if app.sent[window] == scene { return }
+        debug?("atspi: publishing \(name) (\(scene.ids().count) nodes)")
+        let isNew = app.sent[window] == nil
+        app.sent[window] = scene
+        sink.publish(name, root: scene)
+        if isNew {
+            // A first SetScene makes a scene active in focusd; the active window decides instead.
+            let isActive = app.tree[window]?.states.contains(AtspiStates.active) == true || wantsActive == name
+            if isActive {
+                activeScene = name
+                wantsActive = nil
+                sink.activateScene(name)
+            } else if let activeScene {
+                sink.activateScene(activeScene)
+            } else {
+                activeScene = name
+            }
+        }
+    }
+
+    // MARK: focus both ways
+
+    /// The application focused `path`: done when it answers the adapter's own request; otherwise
+    /// (unless a request is still in flight: a stale duplicate) reported to focusd.
+    private func appFocused(_ app: App, _ path: String) {
+        guard let window = app.tree.window(of: path, root: AtspiAdapter.root), let scene = app.sent[window] else { return }
+        let name = AtspiAdapter.sceneName(bus: app.bus, window: window)
+        var sync = syncs[name, default: Sync()]
+        if let pending = sync.pending {
+            if pending.target == path {
+                sync.pending = nil
+                sync.focusd = path
+            }
+            syncs[name] = sync
+            armTimer()
+            return
+        }
+        syncs[name] = sync
+        guard scene.find(path)?.focusable == true, sync.focusd != path else { return }
+        syncs[name]?.focusd = path
+        sink.reportFocus(name, node: path)
+    }
+
+    /// focusd has scene `name` (first set, or set again after focusd restarted) with `focused`:
+    /// the application's own focus is reported; only where it shows none is focusd's applied.
+    public func sceneReady(_ name: String, focused: String?) {
+        guard let (bus, window) = AtspiAdapter.parse(scene: name), let app = apps[bus], let scene = app.sent[window] else { return }
+        syncs[name, default: Sync()].focusd = focused
+        if let own = app.tree.focusedCandidate(in: scene) {
+            if own != focused {
+                syncs[name]?.focusd = own
+                sink.reportFocus(name, node: own)
+            }
+        } else if let focused {
+            grabFocus(app, name, focused)
+        }
+    }
+
+    private func reportAppFocus(_ app: App, scene name: String, window scene: SceneNode) {
+        guard syncs[name]?.pending == nil, let focused = app.tree.focusedCandidate(in: scene), syncs[name]?.focusd != focused else { return }
+        syncs[name, default: Sync()].focusd = focused
+        sink.reportFocus(name, node: focused)
+    }
+
+    /// focusd's focus, activation or edit for scene `name`.
+    public func handle(scene name: String, command: AtspiCommand) {
+        guard let (bus, window) = AtspiAdapter.parse(scene: name), let app = apps[bus], app.sent[window] != nil else { return }
+        switch command {
+        case .focus(let path):
+            syncs[name, default: Sync()].focusd = path
+            if app.tree[path]?.states.contains(AtspiStates.focused) == true { return }
+            grabFocus(app, name, path)
+        case .activate(let path):
+            activate(app, path)
+        case .edit(let path, let detents):
+            edit(app, path, detents: detents)
+        }
+    }
+
+    private func grabFocus(_ app: App, _ name: String, _ path: String) {
+        debug?("atspi: GrabFocus \(path) in \(name)")
+        syncs[name, default: Sync()].pending = (path, Self.now() + AtspiAdapter.confirmWindow)
+        armTimer()
+        call(app.bus, path, "Component", "GrabFocus") { [unowned self] result in
+            switch result {
+            case .success(let v) where v.first?.bool == true:
+                break  // done when the `focused` event comes (or re-read at the deadline)
+            case .success:
+                self.focusThroughSelection(app, name, path)
+            case .failure(let error):
+                if error.name.hasSuffix("NotSupported") || error.name.hasSuffix("UnknownMethod") {
+                    self.log("atspi: application '\(app.name)' (\(app.bus)) cannot take focus requests: GrabFocus answered \(error) (GTK 4 before 4.10 does not support them)")
+                } else {
+                    self.log("atspi: GrabFocus on \(path) of '\(app.name)' failed: \(error)")
+                }
+                self.focusThroughSelection(app, name, path)
+            }
+        }
+    }
+
+    /// Items that refuse GrabFocus (Qt's list items) are focused by selecting them in their container.
+    private func focusThroughSelection(_ app: App, _ name: String, _ path: String) {
+        guard let parent = app.tree[path]?.parent else { return settle(name) }
+        call(app.bus, path, "Accessible", "GetIndexInParent") { [unowned self] result in
+            guard case .success(let v) = result, let index = v.first?.int, index >= 0 else { return self.settle(name) }
+            self.call(app.bus, parent, "Selection", "SelectChild", [.int32(Int32(index))]) { [unowned self] result in
+                guard case .success(let v) = result, v.first?.bool == true else { return self.settle(name) }
+                // Selected; the container takes keyboard focus and Qt then reports its current
+                // item focused (the confirmation the request waits for).
+                self.call(app.bus, parent, "Component", "GrabFocus") { _ in }
+            }
+        }
+    }
+
+    /// A request the application did not carry out: focusd is told where the application's focus is.
+    private func settle(_ name: String) {
+        syncs[name]?.pending = nil
+        armTimer()
+        guard let (bus, window) = AtspiAdapter.parse(scene: name), let app = apps[bus], let scene = app.sent[window] else { return }
+        guard let focused = app.tree.focusedCandidate(in: scene) else { return }
+        if syncs[name]?.focusd != focused {
+            syncs[name]?.focusd = focused
+            sink.reportFocus(name, node: focused)
+        }
+    }
+
+    private func armTimer() {
+        confirmDeadline = syncs.values.compactMap { $0.pending?.deadline }.min()
+    }
+
+    private func settleDue() {
+        let now = Self.now()
+        for (name, sync) in syncs where (sync.pending?.deadline ?? .max) <= now { settle(name) }
+        armTimer()
+    }
+
+    private func activate(_ app: App, _ path: String) {
+        call(app.bus, path, "Action", "GetActions") { [unowned self] result in
+            guard case .success(let v) = result else { return self.log("atspi: \(path) of '\(app.name)' has no actions to activate") }
+            let names = (v.first?.items ?? []).map { $0.items?.first?.string?.lowercased() ?? "" }
+            guard let index = ["click", "press", "activate", "toggle"].lazy.compactMap({ names.firstIndex(of: $0) }).first else {
+                return self.log("atspi: \(path) of '\(app.name)' has no click, press, activate or toggle action (it has \(names))")
+            }
+            self.call(app.bus, path, "Action", "DoAction", [.int32(Int32(index))]) { [unowned self] result in
+                if case .failure(let error) = result { self.log("atspi: DoAction(\(names[index])) on \(path) failed: \(error)") }
+            }
+        }
+    }
+
+    private func edit(_ app: App, _ path: String, detents: Int) {
+        call(app.bus, path, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.a11y.atspi.Value")]) { [unowned self] result in
+            guard case .success(let v) = result else { return self.log("atspi: \(path) of '\(app.name)' has no value to edit") }
+            var props: [String: Double] = [:]
+            for entry in v.first?.items ?? [] {
+                if case .dictEntry(let key, let value) = entry, let k = key.string, let d = value.double { props[k] = d }
+            }
+            guard let current = props["CurrentValue"], let low = props["MinimumValue"], let high = props["MaximumValue"] else {
+                return self.log("atspi: \(path) of '\(app.name)' reports no current, minimum and maximum value")
+            }
+            let target = ValueStep.next(current: current, minimum: low, maximum: high, increment: props["MinimumIncrement"] ?? 0, detents: detents)
+            self.call(app.bus, path, "org.freedesktop.DBus.Properties", "Set",
+                      [.string("org.a11y.atspi.Value"), .string("CurrentValue"), .variantDouble(target)]) { [unowned self] result in
+                if case .failure(let error) = result { self.log("atspi: setting the value of \(path) failed: \(error)") }
+            }
+        }
+    }
+}
+
+/// adapters.md §3's `edit`: steps of the minimum increment; an increment of 0 steps by 1 on an
+/// integer range, else by 1/100 of the range; clamped to the range.
+public enum ValueStep {
+    public static func next(current: Double, minimum: Double, maximum: Double, increment: Double, detents: Int) -> Double {
+        var step = increment
+        if !(step > 0) || !step.isFinite {
+            step = minimum.rounded() == minimum && maximum.rounded() == maximum ? 1 : (maximum - minimum) / 100
+        }
+        return min(max(current + Double(detents) * step, minimum), maximum)
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,255 @@
+// What the accessibility bus says about a window, and the focusd scene that follows from it
+// (adapters.md §3). Pure: no bus, no I/O; the adapter fills `AccessibleTree` from the bus's
+// replies and events and publishes `SceneBuilder`'s scenes (AdapterKit's link sends their diffs).
+import FocusEngine
+
+/// AT-SPI state bits (AtspiStateType), as `GetState` returns them in two 32-bit words.
+public struct AtspiStates: Equatable, Sendable {
+    public var bits: UInt64
+    public init(bits: UInt64) { self.bits = bits }
+    public init(words: [Int]) {
+        var bits: UInt64 = 0
+        for (i, word) in words.prefix(2).enumerated() { bits |= UInt64(UInt32(truncatingIfNeeded: word)) << (32 * UInt64(i)) }
+        self.bits = bits
+    }
+    public func contains(_ state: Int) -> Bool { bits & (1 << UInt64(state)) != 0 }
+    public mutating func set(_ state: Int, _ on: Bool) {
+        if on { bits |= 1 << UInt64(state) } else { bits &= ~(1 << UInt64(state)) }
+    }
+
+    public static let active = 1, defunct = 6, enabled = 8, focusable = 11, focused = 12, modal = 16
+    public static let sensitive = 24, showing = 25, visible = 30
+
+    /// The state named in a `state-changed` event's detail, when the adapter cares about it.
+    public static func named(_ name: String) -> Int? {
+        switch name {
+        case "active": return active
+        case "defunct": return defunct
+        case "enabled": return enabled
+        case "focusable": return focusable
+        case "focused": return focused
+        case "modal": return modal
+        case "sensitive": return sensitive
+        case "showing": return showing
+        case "visible": return visible
+        default: return nil
+        }
+    }
+}
+
+/// AT-SPI roles (AtspiRole) the scene depends on.
+public enum AtspiRole {
+    public static let alert = 2, dialog = 16, fileChooser = 19, frame = 23, list = 31, menuBar = 34
+    public static let pageTabList = 38, passwordText = 40, slider = 51, spinButton = 52, table = 55
+    public static let text = 61, toolBar = 63, tree = 65, treeTable = 66, window = 69, entry = 79
+    public static let listBox = 98
+
+    public static let sections: Set<Int> = [toolBar, menuBar, pageTabList, list, listBox, table, tree, treeTable]
+    public static let textFields: Set<Int> = [text, entry, passwordText]
+    public static let editable: Set<Int> = [spinButton, slider]
+}
+
+/// A rectangle in screen or scene coordinates.
+public struct Extents: Equatable, Sendable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// `GetExtents`'s reply, or nil when it is not a real place: GTK 3 answers INT_MIN for a
+    /// widget that is not shown; a negative size is not real either.
+    public init?(x: Int, y: Int, width: Int, height: Int) {
+        let unreal = Int(Int32.min)
+        if x == unreal || y == unreal || width == unreal || height == unreal || width < 0 || height < 0 { return nil }
+        self.init(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+    }
+
+    /// This rectangle moved to `origin`'s coordinates and clipped to `bounds` (in those
+    /// coordinates); nil when nothing is left.
+    func relative(to origin: Extents, clippedTo bounds: Extents) -> Extents? {
+        let left = max(x - origin.x, bounds.x), top = max(y - origin.y, bounds.y)
+        let right = min(x - origin.x + width, bounds.x + bounds.width)
+        let bottom = min(y - origin.y + height, bounds.y + bounds.height)
+        guard right > left, bottom > top else { return nil }
+        return Extents(x: left, y: top, width: right - left, height: bottom - top)
+    }
+}
+
+/// One accessible as last read from the bus.
+public struct Accessible: Equatable, Sendable {
+    public var path: String
+    public var parent: String?
+    public var children: [String] = []
+    public var role: Int = 0
+    public var states = AtspiStates(bits: 0)
+    /// Screen extents; nil until read or when not real.
+    public var extents: Extents?
+    /// Whether the children were read (hidden subtrees are read when they are shown).
+    public var childrenRead = false
+    /// Whether `states` holds an answer of `GetState` yet.
+    public var statesRead = false
+
+    public init(path: String, parent: String?) {
+        self.path = path
+        self.parent = parent
+    }
+}
+
+/// The accessibles of one application, by object path.
+public struct AccessibleTree: Sendable {
+    public var nodes: [String: Accessible] = [:]
+    /// The toolkit reports SHOWING (GTK, Qt); where it never does, VISIBLE stands for it.
+    public var reportsShowing = false
+
+    public init() {}
+
+    public subscript(path: String) -> Accessible? {
+        get { nodes[path] }
+        set { nodes[path] = newValue }
+    }
+
+    /// Removes `path` and its descendants.
+    public mutating func remove(_ path: String) {
+        guard let node = nodes.removeValue(forKey: path) else { return }
+        for child in node.children where nodes[child]?.parent == path { remove(child) }
+    }
+
+    /// The top-level window holding `path` (its ancestor whose parent is the application root).
+    public func window(of path: String, root: String) -> String? {
+        var current = path
+        var steps = 0
+        while let node = nodes[current], steps < 1000 {
+            if node.parent == root { return current }
+            guard let parent = node.parent else { return nil }
+            current = parent
+            steps += 1
+        }
+        return nil
+    }
+
+    public func isShown(_ node: Accessible) -> Bool {
+        node.states.contains(reportsShowing ? AtspiStates.showing : AtspiStates.visible)
+    }
+
+    /// adapters.md §3: FOCUSABLE, ENABLED and SENSITIVE where both are reported (either where one
+    /// is), shown, and real extents.
+    public func isCandidateByState(_ node: Accessible) -> Bool {
+        let s = node.states
+        guard s.contains(AtspiStates.focusable), !s.contains(AtspiStates.defunct), isShown(node) else { return false }
+        if reportsEnabled && !s.contains(AtspiStates.enabled) { return false }
+        if reportsSensitive && !s.contains(AtspiStates.sensitive) { return false }
+        return true
+    }
+
+    /// Whether the toolkit reports ENABLED / SENSITIVE at all (some report only one of them).
+    public var reportsEnabled = false
+    public var reportsSensitive = false
+
+    /// Learns which of SHOWING, ENABLED and SENSITIVE the toolkit reports from a state set read.
+    public mutating func learn(_ states: AtspiStates) {
+        if states.contains(AtspiStates.showing) { reportsShowing = true }
+        if states.contains(AtspiStates.enabled) { reportsEnabled = true }
+        if states.contains(AtspiStates.sensitive) { reportsSensitive = true }
+    }
+
+    /// The focused accessible among `window`'s descendants that are candidates, if any.
+    public func focusedCandidate(in scene: SceneNode) -> String? {
+        scene.ids().first { nodes[$0]?.states.contains(AtspiStates.focused) == true && $0 != scene.id }
+    }
+}
+
+/// A node of a scene as the adapter sends it (focus.md §1, the fields an adapter sets).
+public struct SceneNode: Equatable, Sendable {
+    public var id: String
+    public var frame: Extents?
+    public var focusable = false
+    public var section = false
+    public var role: String?
+    public var editable = false
+    public var modal = false
+    public var children: [SceneNode] = []
+
+    public init(id: String, frame: Extents?) {
+        self.id = id
+        self.frame = frame
+    }
+
+    /// Every id in tree order.
+    public func ids() -> [String] {
+        var out: [String] = []
+        func walk(_ n: SceneNode) {
+            out.append(n.id)
+            n.children.forEach(walk)
+        }
+        walk(self)
+        return out
+    }
+
+    public func find(_ id: String) -> SceneNode? {
+        if self.id == id { return self }
+        for child in children { if let found = child.find(id) { return found } }
+        return nil
+    }
+}
+
+public enum SceneBuilder {
+    /// The scene of top-level window `window`: its root framed (0, 0, width, height); candidates
+    /// and sections framed by their screen extents minus the window's, clipped to the window;
+    /// every other accessible left out (its kept descendants attach to the nearest kept ancestor).
+    /// Nil while the window's own extents are not known or not real.
+    public static func scene(of window: String, in tree: AccessibleTree) -> SceneNode? {
+        guard let node = tree[window], let origin = node.extents else { return nil }
+        let bounds = Extents(x: 0, y: 0, width: origin.width, height: origin.height)
+        var root = SceneNode(id: window, frame: bounds)
+        root.modal = node.states.contains(AtspiStates.modal)
+        root.children = kept(under: node, tree: tree, origin: origin, bounds: bounds, depth: 0)
+        return root
+    }
+
+    private static func kept(under node: Accessible, tree: AccessibleTree, origin: Extents, bounds: Extents, depth: Int) -> [SceneNode] {
+        guard depth < 90 else { return [] }  // focus.md §1 limits a scene to 100 levels
+        var out: [SceneNode] = []
+        for path in node.children {
+            guard let child = tree[path], child.parent == node.path, tree.isShown(child) else { continue }
+            let frame = child.extents?.relative(to: origin, clippedTo: bounds)
+            let inner = kept(under: child, tree: tree, origin: origin, bounds: bounds, depth: depth + 1)
+            if AtspiRole.sections.contains(child.role) {
+                var section = SceneNode(id: path, frame: frame)
+                section.section = true
+                section.focusable = frame != nil && tree.isCandidateByState(child)
+                section.children = inner
+                if section.focusable || !inner.isEmpty { out.append(section) }
+            } else if let frame, tree.isCandidateByState(child) {
+                var candidate = SceneNode(id: path, frame: frame)
+                candidate.focusable = true
+                if AtspiRole.textFields.contains(child.role) { candidate.role = "text" }
+                candidate.editable = AtspiRole.editable.contains(child.role)
+                candidate.children = inner
+                out.append(candidate)
+            } else {
+                out.append(contentsOf: inner)
+            }
+        }
+        return out
+    }
+}
+
+// MARK: the wire form (FocusEngine's types, as the focusd client sends them)
+
+extension SceneNode {
+    /// This node as `SetScene` / `UpdateScene` carry it.
+    public func wire() -> Node {
+        Node(
+            id: id,
+            frame: frame.map { Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+            focusable: focusable ? true : nil,
+            interactions: editable ? [.activate, .edit] : nil,
+            section: section ? true : nil,
+            role: role,
+            modal: modal ? true : nil,
+            children: children.isEmpty ? nil : children.map { $0.wire() })
+    }
+}

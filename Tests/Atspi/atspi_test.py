@@ -1,0 +1,387 @@
+#!/usr/bin/python3
+"""focusd-adapter atspi against real applications on a real accessibility bus (adapters.md §3).
+
+Starts, in a temporary session of its own: Xvfb (-noreset), a session D-Bus (which activates
+at-spi-bus-launcher and the registry), a focusd on its own socket, the GTK 3 fixture
+(Tests/Atspi/fixture_gtk3.py) and then focusd-adapter atspi. Every check reads the application's
+focus independently of the adapter, straight from the accessibility bus with dbus-python (no
+libatspi cache), and drives focusd through its socket as any client would.
+
+    /usr/bin/python3 Tests/Atspi/atspi_test.py [--build-dir .build/debug] [--widget-factory] [--bench N]
+"""
+import argparse
+import json
+import os
+import queue
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import dbus
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+parser = argparse.ArgumentParser()
+parser.add_argument("--build-dir", default=os.path.join(HERE, "..", "..", ".build", "debug"))
+parser.add_argument("--widget-factory", action="store_true", help="also drive gtk3-widget-factory")
+parser.add_argument("--bench", type=int, default=0, help="measure N focus round trips (adapters.md §4)")
+parser.add_argument("--keep", action="store_true", help="keep the work directory")
+args = parser.parse_args()
+
+work = tempfile.mkdtemp(prefix="focusd-atspi-")
+sock_path = os.path.join(work, "focusd.sock")
+processes = []
+failures = []
+ROOT = "/org/a11y/atspi/accessible/root"
+
+
+def check(name, condition, detail=""):
+    print(("ok   " if condition else "FAIL ") + name + ("" if condition or not detail else f": {detail}"), flush=True)
+    if not condition:
+        failures.append(name)
+    return condition
+
+
+def wait_for(predicate, timeout=5.0, interval=0.01):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+def cleanup():
+    for p in reversed(processes):
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(3)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    if not args.keep and not failures:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print("logs in", work)
+
+
+def start(argv, name, **kw):
+    log = open(os.path.join(work, name + ".log"), "w")
+    p = subprocess.Popen(argv, stdout=kw.pop("stdout", log), stderr=log, env=env, **kw)
+    processes.append(p)
+    return p
+
+
+# --- the session: X, D-Bus, the accessibility bus --------------------------------------------
+
+env = dict(os.environ)
+for key in ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "NO_AT_BRIDGE", "GTK_MODULES"]:
+    env.pop(key, None)
+env["GDK_BACKEND"] = "x11"
+env["GTK_A11Y"] = "atspi"
+env["NO_AT_BRIDGE"] = "0"
+display = next(str(n) for n in range(90, 400)
+               if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"))
+xvfb = subprocess.Popen(["Xvfb", ":" + display, "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                        stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "xvfb.log"), "w"))
+processes.append(xvfb)
+if not wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{display}"), 10):
+    sys.exit("Xvfb did not start: " + open(os.path.join(work, "xvfb.log")).read())
+env["DISPLAY"] = ":" + display
+env["XDG_RUNTIME_DIR"] = work
+dbus_daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1", "--nopidfile"],
+                               stdout=subprocess.PIPE, env=env, text=True)
+processes.append(dbus_daemon)
+env["DBUS_SESSION_BUS_ADDRESS"] = dbus_daemon.stdout.readline().strip()
+session = dbus.bus.BusConnection(env["DBUS_SESSION_BUS_ADDRESS"])
+a11y_address = str(session.get_object("org.a11y.Bus", "/org/a11y/bus").GetAddress(dbus_interface="org.a11y.Bus"))
+a11y = dbus.bus.BusConnection(a11y_address)
+
+
+def call(bus_name, path, interface, method, *params):
+    obj = a11y.get_object(bus_name, path, introspect=False)
+    return getattr(obj, method)(*params, dbus_interface="org.a11y.atspi." + interface)
+
+
+def prop(bus_name, path, interface, name):
+    obj = a11y.get_object(bus_name, path, introspect=False)
+    return obj.Get("org.a11y.atspi." + interface, name, dbus_interface="org.freedesktop.DBus.Properties")
+
+
+def states(bus_name, path):
+    words = call(bus_name, path, "Accessible", "GetState")
+    return int(words[0]) | (int(words[1]) << 32)
+
+
+FOCUSED, ACTIVE = 12, 1
+
+
+def walk(bus_name, path):
+    """Every accessible under `path`, depth first: (path, role name, name)."""
+    out = []
+    stack = [str(path)]
+    while stack:
+        p = stack.pop()
+        try:
+            out.append((p, str(call(bus_name, p, "Accessible", "GetRoleName")), str(prop(bus_name, p, "Accessible", "Name"))))
+            stack.extend(str(c[1]) for c in reversed(call(bus_name, p, "Accessible", "GetChildren")) if str(c[0]) == bus_name)
+        except dbus.DBusException:
+            pass
+    return out
+
+
+def find(bus_name, window, name, role=None):
+    for p, r, n in walk(bus_name, window):
+        if n == name and (role is None or r == role):
+            return p
+    return None
+
+
+def app_focus(bus_name, window):
+    """The accessible the application says is focused, read from the bus itself."""
+    for p, _, _ in walk(bus_name, window):
+        try:
+            if states(bus_name, p) & (1 << FOCUSED):
+                return p
+        except dbus.DBusException:
+            pass
+    return None
+
+
+# --- focusd ----------------------------------------------------------------------------------
+
+def varlink(method, parameters=None):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sock_path)
+    s.sendall(json.dumps({"method": "io.focusd.Focus." + method, "parameters": parameters or {}}).encode() + b"\0")
+    data = b""
+    while not data.endswith(b"\0"):
+        chunk = s.recv(1 << 16)
+        if not chunk:
+            break
+        data += chunk
+    s.close()
+    return json.loads(data.rstrip(b"\0"))
+
+
+def state(scene):
+    return varlink("GetState", {"scene": scene}).get("parameters", {}).get("state", {})
+
+
+def scenes():
+    return varlink("ListScenes").get("parameters", {})
+
+
+start([os.path.join(args.build_dir, "focusd"), "--no-devices", "--socket", sock_path], "focusd")
+if not wait_for(lambda: os.path.exists(sock_path), 15):
+    sys.exit("focusd did not start: " + open(os.path.join(work, "focusd.log")).read())
+
+# --- the fixture and the adapter -------------------------------------------------------------
+
+fixture_lines = queue.Queue()
+
+
+def start_fixture():
+    p = start(["/usr/bin/python3", os.path.join(HERE, "fixture_gtk3.py")], "fixture", stdin=subprocess.PIPE,
+              stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def pump():
+        for line in p.stdout:
+            fixture_lines.put(line.strip())
+    threading.Thread(target=pump, daemon=True).start()
+    return p
+
+
+def expect_line(prefix, timeout=5.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            line = fixture_lines.get(timeout=max(0.01, end - time.monotonic()))
+        except queue.Empty:
+            break
+        if line.startswith(prefix):
+            return line
+    return None
+
+
+def tell(p, line):
+    p.stdin.write(line + "\n")
+    p.stdin.flush()
+
+
+def x_focus(title, by="--name"):
+    """Gives the window X input focus (no window manager here), as a window manager would."""
+    wid = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", by, title], env=env, capture_output=True,
+                         text=True, timeout=10).stdout.split()
+    if wid:
+        subprocess.run(["xdotool", "windowfocus", "--sync", wid[0]], env=env, timeout=10)
+    return bool(wid)
+
+
+try:
+    fixture = start_fixture()
+    check("the fixture starts", expect_line("ready", 15) is not None)
+    x_focus("focusd atspi fixture")
+    adapter = start([os.path.join(args.build_dir, "focusd-adapter"), "atspi", "--socket", sock_path, "--verbose"], "adapter")
+
+    def atspi_scene():
+        names = [n for n in scenes().get("scenes", []) if n.startswith("atspi:")]
+        return names[0] if len(names) == 1 else None
+    scene = wait_for(atspi_scene, 15)
+    check("the adapter publishes one scene for the fixture's window", scene is not None, scenes())
+    if scene is None:
+        raise SystemExit(1)
+    bus_name, window = scene[len("atspi:"):].split(":/", 1)
+    window = "/" + window
+    check("the scene is named atspi:BUS:PATH with the window's path", call(bus_name, window, "Accessible", "GetRoleName") == "frame")
+    check("the active window's scene is focusd's active scene", scenes().get("active") == scene)
+    ids = {name: find(bus_name, window, name, role) for name, role in [
+        ("one", "push button"), ("two", "push button"), ("three", "push button"), ("four", "push button"),
+        ("toggle", "toggle button"),
+        ("dialog", "push button"), ("hidden", "push button")]}
+    ids["entry"] = next(p for p, r, _ in walk(bus_name, window) if r == "text")
+    ids["spin"] = next(p for p, r, _ in walk(bus_name, window) if r == "spin button")
+    ids["scale"] = next(p for p, r, _ in walk(bus_name, window) if r == "slider")
+    ids["list"] = next(p for p, r, _ in walk(bus_name, window) if r == "list box")
+    nodes = json.dumps(varlink("GetState", {"scene": scene}))
+    check("the application's focused button is focusd's focus when the scene appears",
+          wait_for(lambda: state(scene).get("focused") == ids["one"]), (state(scene).get("focused"), ids["one"]))
+    check("the hidden button (GTK 3's INT_MIN extents) is no candidate",
+          varlink("Focus", {"scene": scene, "id": ids["hidden"]}).get("error") in ("io.focusd.Focus.NotFocusable", "io.focusd.Focus.NoSuchNode"))
+
+    # focusd → application: directional moves reach the application.
+    varlink("Send", {"scene": scene, "command": "right"})
+    check("a move right focuses the button to the right in the application",
+          wait_for(lambda: app_focus(bus_name, window) == ids["two"]), app_focus(bus_name, window))
+    check("focusd agrees after the move", state(scene).get("focused") == ids["two"])
+    varlink("Send", {"scene": scene, "command": "select"})
+    check("select activates the focused button (its click action)", expect_line("clicked two") is not None)
+    varlink("Focus", {"scene": scene, "id": ids["toggle"]})
+    check("Focus on the toggle focuses it in the application", wait_for(lambda: app_focus(bus_name, window) == ids["toggle"]))
+    varlink("Send", {"scene": scene, "command": "select"})
+    check("select toggles the toggle button", expect_line("toggled on") is not None)
+
+    # Edits: the spin button's step is its increment, the slider's its increment (5).
+    varlink("Focus", {"scene": scene, "id": ids["spin"]})
+    wait_for(lambda: app_focus(bus_name, window) == ids["spin"])
+    varlink("Send", {"scene": scene, "command": "crown", "detents": 2})
+    check("crown detents on the spin button step its value by its increment", expect_line("spin 2") is not None)
+    varlink("Focus", {"scene": scene, "id": ids["scale"]})
+    check("the slider takes focus", wait_for(lambda: app_focus(bus_name, window) == ids["scale"]))
+    varlink("Send", {"scene": scene, "command": "crown", "detents": 3})
+    check("crown detents on the slider step it by its minimum increment", expect_line("scale 15") is not None)
+    varlink("Send", {"scene": scene, "command": "crown", "detents": -1})
+    check("a crown detent back steps the slider down", expect_line("scale 10") is not None)
+
+    # Application → focusd: focus the application moves itself is reported.
+    tell(fixture, "focus three")
+    check("focus moved by the application itself becomes focusd's focus",
+          wait_for(lambda: state(scene).get("focused") == ids["three"]), state(scene).get("focused"))
+    tell(fixture, "focus entry")
+    check("the text entry focused by the application is reported too",
+          wait_for(lambda: state(scene).get("focused") == ids["entry"]), state(scene).get("focused"))
+
+    # A widget added at run time.
+    tell(fixture, "add")
+    expect_line("added")
+    added = wait_for(lambda: find(bus_name, window, "added", "push button"))
+    check("a button added at run time becomes a candidate",
+          wait_for(lambda: "error" not in varlink("Focus", {"scene": scene, "id": added})),
+          added and f"{added}: states {states(bus_name, added):#x}, extents {call(bus_name, added, 'Component', 'GetExtents', dbus.UInt32(0))}")
+    check("focusing the added button focuses it in the application", wait_for(lambda: app_focus(bus_name, window) == added))
+    varlink("Send", {"scene": scene, "command": "select"})
+    check("the added button is activated", expect_line("clicked added") is not None)
+
+    # A list box is a section whose rows are candidates.
+    rows = [p for p, r, _ in walk(bus_name, ids["list"]) if r == "list item"]
+    varlink("Focus", {"scene": scene, "id": rows[1]})
+    check("a list row takes focus", wait_for(lambda: app_focus(bus_name, window) == rows[1]), app_focus(bus_name, window))
+
+    # A modal dialog: its own scene, active while it is.
+    varlink("Focus", {"scene": scene, "id": ids["dialog"]})
+    wait_for(lambda: app_focus(bus_name, window) == ids["dialog"])
+    varlink("Send", {"scene": scene, "command": "select"})
+    dialog_scene = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:") and n != scene), None), 5)
+    check("a modal dialog gets a scene of its own", dialog_scene is not None, scenes())
+    if dialog_scene:
+        x_focus("fixture dialog")
+        check("the dialog's scene becomes the active one", wait_for(lambda: scenes().get("active") == dialog_scene), scenes())
+        dialog_window = "/" + dialog_scene.split(":/", 1)[1]
+        ok = find(bus_name, dialog_window, "ok", "push button")
+        varlink("Focus", {"scene": dialog_scene, "id": ok})
+        check("focus reaches the dialog's button", wait_for(lambda: app_focus(bus_name, dialog_window) == ok))
+        varlink("Send", {"command": "select"})
+        check("select on the active dialog activates its button", expect_line("dialog ok") is not None)
+        check("the dialog's scene goes when the dialog closes",
+              wait_for(lambda: dialog_scene not in scenes().get("scenes", [])), scenes())
+
+    # An idle application costs the adapter nothing.
+    varlink("Focus", {"scene": scene, "id": ids["one"]})
+    wait_for(lambda: app_focus(bus_name, window) == ids["one"])
+    time.sleep(1.0)
+
+    def switches():
+        total = 0
+        for task in os.listdir(f"/proc/{adapter.pid}/task"):
+            for line in open(f"/proc/{adapter.pid}/task/{task}/status"):
+                if "ctxt_switches" in line:
+                    total += int(line.split()[1])
+        return total
+    before = switches()
+    time.sleep(10)
+    woke = switches() - before
+    check("the adapter makes 0 wake-ups in 10 s while nothing changes", woke == 0, f"{woke} context switches")
+
+    if args.widget_factory and shutil.which("gtk3-widget-factory"):
+        factory = start(["gtk3-widget-factory"], "widget-factory")
+        factory_scene = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:") and not n.startswith("atspi:" + bus_name + ":")), None), 20)
+        check("gtk3-widget-factory gets a scene", factory_scene is not None, scenes())
+        if factory_scene:
+            fbus = factory_scene[len("atspi:"):].split(":/", 1)[0]
+            fwindow = "/" + factory_scene.split(":/", 1)[1]
+            x_focus("gtk3-widget-factory", "--class")
+            agree = 0
+            moves = ["next", "next", "next", "down", "right", "next", "down", "next"]
+            for command in moves:
+                varlink("Send", {"scene": factory_scene, "command": command})
+                target = wait_for(lambda: state(factory_scene).get("focused"))
+                if wait_for(lambda: app_focus(fbus, fwindow) == state(factory_scene).get("focused"), 3):
+                    agree += 1
+            check("in gtk3-widget-factory, the application's focus follows each of focusd's moves", agree == len(moves),
+                  f"{agree} of {len(moves)}")
+            check("the adapter keeps up with gtk3-widget-factory's flood of bounds-changed events",
+                  adapter.poll() is None)
+        factory.terminate()
+        factory.wait(5)
+        check("the widget factory's scene goes when it exits",
+              wait_for(lambda: factory_scene not in scenes().get("scenes", [])), scenes())
+        x_focus("focusd atspi fixture")
+    if args.bench:
+        # Figures, not checks: printed beside their floors (docs/adapters-atspi.md, "Figures").
+        sys.path.insert(0, HERE)
+        import bench
+        bench.run(args.bench, a11y_address, sock_path, bus_name, scene, ids, varlink, wait_for, app_focus, window,
+                  lambda line: print(line, flush=True))
+
+    if args.bench:
+        adapter.terminate()
+        adapter.wait(5)
+        fixture.terminate()
+        fixture.wait(5)
+        wait_for(lambda: not [n for n in scenes().get("scenes", []) if n.startswith("atspi:")], 5)
+        bench.first_scene(
+            lambda: start([os.path.join(args.build_dir, "focusd-adapter"), "atspi", "--socket", sock_path], "adapter-bench"),
+            lambda: (start(["/usr/bin/python3", os.path.join(HERE, "fixture_gtk3.py"), "--many", "2000"], "many"),
+                     os.path.join(work, "many.log")),
+            scenes, wait_for, lambda line: print(line, flush=True))
+finally:
+    cleanup()
+
+print(f"{len(failures)} failed" if failures else "all atspi checks passed")
+sys.exit(1 if failures else 0)

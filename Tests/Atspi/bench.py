@@ -1,0 +1,134 @@
+"""adapters.md §4's atspi figures, each printed beside its floor measured in the same run.
+
+Used by atspi_test.py --bench N (it owns the session, focusd, the fixture and the adapter):
+  - a command (focusd `Send`) to the application's `focused` event, against the floor of a bare
+    `GrabFocus` → `focused` round trip by this process on the same bus, samples interleaved;
+  - the first scene of a 2,000-node window (a second fixture window), from the window's creation.
+Both sides are observed by the same listener (this process's D-Bus connection), so its own cost
+is in the floor too.
+"""
+import json
+import os
+import socket
+import statistics
+import time
+
+import dbus
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+class FocusListener:
+    def __init__(self, address):
+        DBusGMainLoop(set_as_default=True)
+        self.bus = dbus.bus.BusConnection(address)
+        self.seen = {}
+        self.bus.add_signal_receiver(self.on_state, signal_name="StateChanged",
+                                     dbus_interface="org.a11y.atspi.Event.Object", path_keyword="path",
+                                     sender_keyword="sender")
+        self.context = GLib.MainContext.default()
+
+    def on_state(self, detail, d1, d2, data, props=None, path=None, sender=None):
+        if detail == "focused" and d1 == 1:
+            self.seen[str(path)] = time.perf_counter()
+
+    def wait(self, path, since, timeout=2.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            t = self.seen.get(path)
+            if t is not None and t >= since:
+                return t
+            self.context.iteration(False) or time.sleep(0.0002)
+        return None
+
+
+class VarlinkStream:
+    """One persistent connection: a call is written at once, its reply read later."""
+
+    def __init__(self, path):
+        self.s = socket.socket(socket.AF_UNIX)
+        self.s.connect(path)
+        self.buffer = b""
+
+    def send(self, method, parameters):
+        self.s.sendall(json.dumps({"method": "io.focusd.Focus." + method, "parameters": parameters}).encode() + b"\0")
+
+    def reply(self):
+        while b"\0" not in self.buffer:
+            self.buffer += self.s.recv(1 << 16)
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+
+def run(samples, address, sock_path, bus_name, scene, ids, varlink, wait_for, app_focus, window, print_line):
+    listener = FocusListener(address)
+    stream = VarlinkStream(sock_path)
+    a11y = listener.bus
+    # Floor pair: three and four (the adapter pair is one and two), so both sides always move.
+    floor_targets = [ids["three"], ids["four"]]
+    adapter_pair = [ids["one"], ids["two"]]
+    varlink("Focus", {"scene": scene, "id": adapter_pair[0]})
+    wait_for(lambda: app_focus(bus_name, window) == adapter_pair[0])
+    floor, through = [], []
+    for i in range(samples):
+        # The bare round trip: GrabFocus straight to the application, until its `focused` event.
+        target = floor_targets[i % 2]
+        obj = a11y.get_object(bus_name, target, introspect=False)
+        t0 = time.perf_counter()
+        obj.GrabFocus(dbus_interface="org.a11y.atspi.Component", reply_handler=lambda *_: None, error_handler=lambda *_: None)
+        t1 = listener.wait(target, t0)
+        if t1:
+            floor.append((t1 - t0) * 1000)
+        # The adapter lets focus land on the floor's button; a move brings it back to the pair.
+        time.sleep(0.02)
+        varlink("Focus", {"scene": scene, "id": adapter_pair[(i + 1) % 2]})
+        listener.wait(adapter_pair[(i + 1) % 2], t0)
+        time.sleep(0.02)
+        # Through focusd and the adapter: Send a move, until the application's `focused` event.
+        command = "left" if (i + 1) % 2 else "right"
+        target = adapter_pair[i % 2]
+        t0 = time.perf_counter()
+        stream.send("Send", {"scene": scene, "command": command})
+        t1 = listener.wait(target, t0)
+        stream.reply()
+        if t1:
+            through.append((t1 - t0) * 1000)
+        time.sleep(0.02)
+    if not floor or not through:
+        print_line("bench: no samples")
+        return False
+    median_floor = statistics.median(floor)
+    median = statistics.median(through)
+    p99 = percentile(through, 99)
+    print_line(f"floor  GrabFocus -> focused: median {median_floor:.2f} ms, p99 {percentile(floor, 99):.2f} ms ({len(floor)} samples)")
+    print_line(f"adapter Send -> focused:     median {median:.2f} ms (goal <= 2.5 x floor = {2.5 * median_floor:.2f} ms and <= 10 ms), "
+               f"p99 {p99:.2f} ms (goal <= 30 ms) ({len(through)} samples, {samples - len(through)} lost)")
+    verdict = "meets" if median <= 2.5 * median_floor and median <= 10 and p99 <= 30 else "MISSES"
+    print_line(f"bench: the command round trip {verdict} adapters.md §4")
+    return verdict == "meets"
+
+
+def first_scene(start_adapter, start_many, scenes, wait_for, print_line):
+    """The first scene of a 2,000-node window: the window is up and idle, then a fresh adapter
+    starts; from its start (exec, bus connection and focusd connection included) to the scene in
+    focusd."""
+    many, log = start_many()
+    # The window is shown and idle (the fixture says `ready` from GTK's idle handler).
+    wait_for(lambda: "ready" in open(log).read(), 30, 0.05)
+    time.sleep(0.5)
+    t0 = time.perf_counter()
+    adapter = start_adapter()
+    name = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:")), None), 10, 0.002)
+    elapsed = (time.perf_counter() - t0) * 1000
+    fields = open(f"/proc/{adapter.pid}/stat").read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    print_line(f"first scene of a 2,000-button window: {elapsed:.0f} ms from the adapter's start (goal <= 1000 ms), "
+               f"of which the adapter's own CPU time {cpu:.0f} ms" if name else "first scene of a 2,000-button window: none within 10 s")
+    adapter.terminate()
+    many.terminate()
+    return bool(name) and elapsed <= 1000

@@ -1,0 +1,128 @@
+import AtspiBus
+import FocusEngine
+import Testing
+
+/// A tree as an application's bus would describe it: a window at (100, 50) on screen.
+struct TreeMaker {
+    var tree = AccessibleTree()
+    let root = "/org/a11y/atspi/accessible/root"
+
+    init() {
+        tree[root] = Accessible(path: root, parent: nil)
+    }
+
+    mutating func add(
+        _ path: String, under parent: String, role: Int = 43, states: [Int], extents: (Int, Int, Int, Int)?
+    ) {
+        var node = Accessible(path: path, parent: parent)
+        node.role = role
+        for s in states { node.states.set(s, true) }
+        tree.learn(node.states)
+        node.extents = extents.flatMap { Extents(x: $0.0, y: $0.1, width: $0.2, height: $0.3) }
+        node.childrenRead = true
+        tree[path] = node
+        tree.nodes[parent]?.children.append(path)
+    }
+}
+
+private let shownStates = [AtspiStates.enabled, AtspiStates.sensitive, AtspiStates.showing, AtspiStates.visible]
+private let focusableStates = shownStates + [AtspiStates.focusable]
+
+@Suite("The scene of a window")
+struct SceneBuilderTests {
+    func window() -> TreeMaker {
+        var t = TreeMaker()
+        t.add("/w", under: t.root, role: AtspiRole.frame, states: shownStates + [AtspiStates.active], extents: (100, 50, 640, 480))
+        t.add("/panel", under: "/w", role: 39, states: shownStates, extents: (100, 50, 640, 100))
+        t.add("/ok", under: "/panel", states: focusableStates, extents: (110, 60, 50, 20))
+        return t
+    }
+
+    @Test("candidates are framed by their screen extents minus the window's; plain containers are left out")
+    func framesRelativeToWindow() throws {
+        let scene = try #require(SceneBuilder.scene(of: "/w", in: window().tree))
+        #expect(scene.frame == Extents(x: 0, y: 0, width: 640, height: 480))
+        #expect(scene.children.map(\.id) == ["/ok"])
+        #expect(scene.children[0].frame == Extents(x: 10, y: 10, width: 50, height: 20))
+    }
+
+    @Test("GTK 3's INT_MIN extents, a disabled or insensitive widget, a hidden one and one outside the window make no candidate")
+    func notCandidates() throws {
+        var t = window()
+        let intMin = Int(Int32.min)
+        t.add("/hidden-extents", under: "/panel", states: focusableStates, extents: (intMin, intMin, 640, 34))
+        t.add("/insensitive", under: "/panel", states: [AtspiStates.enabled, AtspiStates.showing, AtspiStates.visible, AtspiStates.focusable], extents: (200, 60, 50, 20))
+        t.add("/not-showing", under: "/panel", states: [AtspiStates.enabled, AtspiStates.sensitive, AtspiStates.focusable], extents: (300, 60, 50, 20))
+        t.add("/outside", under: "/panel", states: focusableStates, extents: (900, 60, 50, 20))
+        t.add("/half", under: "/panel", states: focusableStates, extents: (720, 60, 50, 20))
+        let scene = try #require(SceneBuilder.scene(of: "/w", in: t.tree))
+        #expect(scene.children.map(\.id) == ["/ok", "/half"])
+        #expect(scene.children[1].frame == Extents(x: 620, y: 10, width: 20, height: 20))
+    }
+
+    @Test("where the toolkit never reports SHOWING, VISIBLE stands for it; where it reports only ENABLED, that suffices")
+    func visibleWhereNoShowing() throws {
+        var t = TreeMaker()
+        t.add("/w", under: t.root, role: AtspiRole.window, states: [AtspiStates.enabled, AtspiStates.visible], extents: (0, 0, 100, 100))
+        t.add("/b", under: "/w", states: [AtspiStates.enabled, AtspiStates.visible, AtspiStates.focusable], extents: (10, 10, 10, 10))
+        t.add("/off", under: "/w", states: [AtspiStates.visible, AtspiStates.focusable], extents: (30, 10, 10, 10))
+        let scene = try #require(SceneBuilder.scene(of: "/w", in: t.tree))
+        #expect(scene.children.map(\.id) == ["/b"])
+    }
+
+    @Test("list boxes are sections holding their items; text entries have role text; spin buttons and sliders take edits")
+    func sectionsAndFields() throws {
+        var t = window()
+        t.add("/list", under: "/w", role: AtspiRole.listBox, states: shownStates, extents: (100, 200, 640, 42))
+        t.add("/row1", under: "/list", role: 32, states: focusableStates, extents: (100, 200, 640, 21))
+        t.add("/row2", under: "/list", role: 32, states: focusableStates, extents: (100, 221, 640, 21))
+        t.add("/entry", under: "/w", role: AtspiRole.text, states: focusableStates, extents: (100, 250, 640, 30))
+        t.add("/spin", under: "/w", role: AtspiRole.spinButton, states: focusableStates, extents: (100, 290, 640, 30))
+        t.add("/slider", under: "/w", role: AtspiRole.slider, states: focusableStates, extents: (100, 330, 640, 30))
+        t.add("/emptylist", under: "/w", role: AtspiRole.list, states: shownStates, extents: (100, 400, 640, 30))
+        let scene = try #require(SceneBuilder.scene(of: "/w", in: t.tree))
+        #expect(scene.children.map(\.id) == ["/ok", "/list", "/entry", "/spin", "/slider"])
+        let list = try #require(scene.find("/list"))
+        #expect(list.section && !list.focusable && list.children.map(\.id) == ["/row1", "/row2"])
+        #expect(scene.find("/entry")?.role == "text")
+        let wire = scene.wire()
+        #expect(wire.children?[3].interactions == [.activate, .edit])
+        #expect(wire.children?[0].interactions == nil)
+        // focusd's engine takes it as it is, and the list is a section it enters.
+        var session = try SceneSession(scene: Scene(name: "s", root: wire))
+        #expect(session.focused() == "/ok")
+        _ = try session.move(.down)
+        #expect(session.focused() == "/row1")
+    }
+
+    @Test("a window without real extents has no scene yet")
+    func windowWithoutExtents() {
+        var t = TreeMaker()
+        t.add("/w", under: t.root, role: AtspiRole.frame, states: shownStates, extents: nil)
+        #expect(SceneBuilder.scene(of: "/w", in: t.tree) == nil)
+    }
+}
+
+@Suite("Value steps of an edit")
+struct ValueStepTests {
+    @Test("the minimum increment, 1 on an integer range without one, 1/100 of a real range without one, clamped")
+    func steps() {
+        #expect(ValueStep.next(current: 5, minimum: 0, maximum: 200, increment: 5, detents: 2) == 15)
+        #expect(ValueStep.next(current: 5, minimum: 0, maximum: 10, increment: 0, detents: -1) == 4)
+        #expect(ValueStep.next(current: 0.5, minimum: 0, maximum: 1.5, increment: 0, detents: 1) == 0.515)
+        #expect(ValueStep.next(current: 9, minimum: 0, maximum: 10, increment: 1, detents: 5) == 10)
+        #expect(ValueStep.next(current: 1, minimum: 0, maximum: 10, increment: 1, detents: -5) == 0)
+    }
+}
+
+@Suite("Scene names")
+struct SceneNameTests {
+    @Test("atspi:BUS:PATH names round-trip")
+    func names() throws {
+        let name = AtspiAdapter.sceneName(bus: ":1.23", window: "/org/a11y/atspi/accessible/12")
+        #expect(name == "atspi::1.23:/org/a11y/atspi/accessible/12")
+        let parsed = try #require(AtspiAdapter.parse(scene: name))
+        #expect(parsed.bus == ":1.23" && parsed.window == "/org/a11y/atspi/accessible/12")
+        #expect(AtspiAdapter.parse(scene: "chromium:x") == nil)
+    }
+}
