@@ -176,7 +176,7 @@ struct FocusdCommandLineTests {
         #expect(Self.focusd("classify", noName).errors.contains("\(noName): description 0: field name: missing"))
     }
 
-    @Test("the daemon binary needs neither FoundationEssentials nor libinput (its memory budget, README 'Figures')")
+    @Test("the daemon binary needs neither FoundationEssentials nor libinput (its memory budget, docs/performance.md)")
     func lean() {
         let dynamic = FocusctlTests.run("/usr/bin/readelf", ["-d", FocusctlTests.binary("focusd")])
         #expect(dynamic.status == 0, "\(dynamic)")

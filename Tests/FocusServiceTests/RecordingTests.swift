@@ -63,10 +63,10 @@ struct RecordingTests {
         #expect(back == recording)
     }
 
-    @Test("the README's example recording reads, and writes back as the same text")
+    @Test("the example recording of docs/bench-tools.md reads, and writes back as the same text")
     func readmeExample() throws {
         let readme = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md").path, encoding: .utf8)
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/bench-tools.md").path, encoding: .utf8)
         let section = try #require(readme.range(of: "**Recording format**"))
         let rest = readme[section.upperBound...]
         let open = try #require(rest.range(of: "```\n"))

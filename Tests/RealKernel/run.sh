@@ -64,15 +64,20 @@ kernel_image="$(ls -1 /boot/vmlinuz-* | sort -V | tail -n 1)"
 kver="${kernel_image#/boot/vmlinuz-}"
 
 # --- 2. Binaries ------------------------------------------------------------------------------
+# A release build is the deployment build (the Swift runtime linked in), with the flags of
+# scripts/demo and debian/rules: SwiftPM compiles every module again when --static-swift-stdlib
+# changes, so one set of flags lets all of CI share one release build in .build.
+build_flags=(-c "$configuration")
+[[ "$configuration" == release ]] && build_flags+=(--static-swift-stdlib)
 if ((do_build)); then
     log "swift build (focusd-testdevice; focusd and focusctl if they build)"
-    (cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --product focusd-testdevice >&2)
-    (cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --product focusd >&2) \
+    (cd "$repo" && swift build "${build_flags[@]}" --build-path "$build_path" --product focusd-testdevice >&2)
+    (cd "$repo" && swift build "${build_flags[@]}" --build-path "$build_path" --product focusd >&2) \
         || log "focusd does not build: its scenarios stay pending"
-    (cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --product focusctl >&2) \
+    (cd "$repo" && swift build "${build_flags[@]}" --build-path "$build_path" --product focusctl >&2) \
         || log "focusctl does not build: the record/replay scenario fails"
 fi
-bin="$(cd "$repo" && swift build -c "$configuration" --build-path "$build_path" --show-bin-path)"
+bin="$(cd "$repo" && swift build "${build_flags[@]}" --build-path "$build_path" --show-bin-path)"
 
 # Scenarios whose header says `# focusd-build: release` (78, the latency figure) run the
 # deployment build of focusd whatever the configuration: a debug build spends ~10x the
@@ -92,13 +97,13 @@ if ((selected_release)); then
         release_testdevice="$bin/focusd-testdevice"
     else
         if ((do_build)); then
-            log "swift build -c release --product focusd (for the scenarios that measure the deployment build)"
-            (cd "$repo" && swift build -c release --build-path "$build_path" --product focusd >&2) \
+            log "swift build -c release --static-swift-stdlib --product focusd (for the scenarios that measure the deployment build)"
+            (cd "$repo" && swift build -c release --static-swift-stdlib --build-path "$build_path" --product focusd >&2) \
                 || log "the release focusd does not build: those scenarios run the $configuration build"
-            (cd "$repo" && swift build -c release --build-path "$build_path" --product focusd-testdevice >&2) \
+            (cd "$repo" && swift build -c release --static-swift-stdlib --build-path "$build_path" --product focusd-testdevice >&2) \
                 || log "the release focusd-testdevice does not build: 78's relay floor runs the $configuration build"
         fi
-        release_bin="$(cd "$repo" && swift build -c release --build-path "$build_path" --show-bin-path)"
+        release_bin="$(cd "$repo" && swift build -c release --static-swift-stdlib --build-path "$build_path" --show-bin-path)"
         [[ -x "$release_bin/focusd" ]] && release_focusd="$release_bin/focusd"
         [[ -x "$release_bin/focusd-testdevice" ]] && release_testdevice="$release_bin/focusd-testdevice"
     fi
