@@ -1178,7 +1178,7 @@ error NoDirectionalMove (scene: string)
 //   const client = connect("ws://127.0.0.1:7341");
 //   const scene = bindScene(client, document.querySelector("#app"), { name: "home" });
 //
-// and marks its elements with data-focus… attributes (see the README's "Web pages"). The client
+// and marks its elements with data-focus… attributes (see docs/web.md). The client
 // speaks Varlink over WebSocket (one message per text frame, service.md §3); the binding turns the
 // marked elements into a scene, keeps it current with UpdateScene as the page lays out, and applies
 // focus, scrolling, activation and lazy-list requests that focusd sends back.

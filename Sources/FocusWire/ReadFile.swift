@@ -16,7 +16,7 @@ public struct FileReadError: Error, CustomStringConvertible {
 /// The whole content of the file at `path`, refusing files over `limit` bytes.
 ///
 /// (FoundationEssentials' `Data(contentsOf:)` would do, but linking FoundationEssentials costs the
-/// daemon ~3 MiB of resident code; see the README's memory figures.)
+/// daemon ~3 MiB of resident code; see docs/performance.md.)
 public func readFile(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
     do {
         return try Posix.readWholeFile(path, limit: limit)

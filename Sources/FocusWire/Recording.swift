@@ -1,6 +1,6 @@
 // The recording of input devices that `focusctl record` writes, `focusctl replay` plays through
 // uinput and `focusd simulate --input` plays offline: a line-oriented text a person can read and
-// edit. The format is documented in the README ("Recording format"); in short:
+// edit. The format is documented in docs/bench-tools.md ("Recording format"); in short:
 //
 //     # focusd recording 1
 //     device kbd
@@ -246,7 +246,7 @@ public struct Recording: Hashable, Sendable {
     }
 
     /// The header line every recording starts with.
-    public static let header = "# focusd recording 1 (format: focusd README, \"Recording format\")"
+    public static let header = "# focusd recording 1 (format: focusd docs/bench-tools.md, \"Recording format\")"
 
     /// The whole recording as text.
     public var text: String {

@@ -3,7 +3,7 @@ extension StringProtocol {
     /// device names it is used on).
     ///
     /// The standard library's `contains(_: String)` lives in _StringProcessing, whose use links
-    /// the regex engine (~0.8 MB of code) into the daemon; see the README's memory figures.
+    /// the regex engine (~0.8 MB of code) into the daemon; see docs/performance.md.
     func includes(_ needle: String) -> Bool {
         let haystack = Array(utf8)
         let pattern = Array(needle.utf8)

@@ -187,7 +187,7 @@ public final class VarlinkWebSocketServer: Sendable {
     }
 
     private static func splitScheme(_ text: String) -> (String?, String) {
-        // By hand: String.firstRange(of: String) would link the regex engine (README, memory).
+        // By hand: String.firstRange(of: String) would link the regex engine (docs/performance.md, memory).
         let bytes = Array(text.utf8)
         guard bytes.count >= 3, let index = (0...(bytes.count - 3)).first(where: {
             bytes[$0] == UInt8(ascii: ":") && bytes[$0 + 1] == UInt8(ascii: "/") && bytes[$0 + 2] == UInt8(ascii: "/")

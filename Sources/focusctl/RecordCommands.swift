@@ -15,7 +15,7 @@ struct RecordCommand: ClientCommand {
         discussion: """
             Writes each device's description (name, ids, bus, phys, uniq, class, keys, axes with \
             their ranges, properties) and every event with its kernel timestamp, one per line, in \
-            the format the README documents ("Recording format"). Without --device, every device \
+            the format docs/bench-tools.md documents ("Recording format"). Without --device, every device \
             focusd reads, including those plugged in while recording. Stops after --duration \
             seconds, or when interrupted (the file is written line by line and stays valid). \
             Touch surfaces read through libinput are not recorded.

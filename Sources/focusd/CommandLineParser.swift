@@ -6,7 +6,7 @@ import Musl
 
 // focusd parses its own small command line instead of using swift-argument-parser, which focusctl
 // uses: ArgumentParser links FoundationEssentials into the binary, and in the daemon that code
-// measured ~3 MiB of its resident memory (ServiceBench (b), README "Memory"), a fifth of the
+// measured ~3 MiB of its resident memory (ServiceBench (b), docs/performance.md), a fifth of the
 // 16 MiB goal, for parsing six options once at start-up. The conventions are ArgumentParser's:
 // `--name value` or `--name=value`, `-h/--help` anywhere, `help SUBCOMMAND`, `--version`,
 // usage errors on stderr with exit 64 (EX_USAGE).

@@ -16,7 +16,7 @@ enum Simulate {
             reset=SCOPE; crown=N (N detents, negative turns back); any other word is sent as a \
             device command (select, back, search, menu, ...).
 
-            With --input FILE (a recording of `focusctl record`, README "Recording format") the \
+            With --input FILE (a recording of `focusctl record`, docs/bench-tools.md "Recording format") the \
             recorded devices' events are played through focusd's device mapping (each device's \
             recorded class, with the profiles of the configuration focusd would read, or --config) \
             and the engine on a virtual clock \
