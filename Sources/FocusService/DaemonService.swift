@@ -113,6 +113,7 @@ final class DaemonService: Sendable {
             feed(InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug), loop)
         }
         try loop.submit {
+            core.value.input.inputLoop = inputLoop
             core.value.input.reload = { [weak self] () throws(VarlinkError) in
                 guard let self else { return ([], []) }
                 return try self.reload(core: core, inputLoop: inputLoop)
@@ -171,6 +172,7 @@ final class DaemonService: Sendable {
         }
         varlink.connectionClosed = { connection in
             core.value.hub.connectionClosed(connection.id)
+            core.value.input.connectionClosed(connection.id)
         }
         varlink.memoryReleased = { bytes in
             core.value.memory.freed(messageBytes: bytes)
