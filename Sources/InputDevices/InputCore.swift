@@ -532,9 +532,11 @@ final class InputCore {
     /// A new entry that is a device back within ten minutes takes its former id, unless a
     /// present device has that id.
     private func takeFormerID(_ entry: NodeEntry, _ identity: DeviceIdentity) {
+        log(.debug, "device seen", ["id": entry.id, "key": FormerIDs.key(identity).map { "\($0)" } ?? "none"])
         guard let former = formerIDs.claim(identity, at: now), former != entry.id,
             !entries.values.contains(where: { $0 !== entry && $0.id == former && !$0.gone })
         else { return }
+        log(.info, "device back within ten minutes: it keeps its former id", ["id": former, "node": entry.node])
         entry.id = former
         entry.info.id = former
         if lentIDs.contains(former) { entry.info.lent = true }
@@ -680,10 +682,17 @@ final class InputCore {
         guard let entry = entries.removeValue(forKey: node) else { return }
         close(entry)
         if entry.listed != nil && !entry.gone {
-            formerIDs.left(entry.info.identity, id: entry.id, at: now)
+            departed(entry)
             listVersion &+= 1
             emit(.removed(id: entry.id))
         }
+    }
+
+    /// A listed device left: its id is kept ten minutes for its return.
+    private func departed(_ entry: NodeEntry) {
+        formerIDs.left(entry.info.identity, id: entry.id, at: now)
+        let key = FormerIDs.key(entry.info.identity).map { "\($0)" } ?? "none (no uniq, no phys)"
+        log(.debug, "device left", ["id": entry.id, "key": key])
     }
 
     /// The device behind a node was unplugged (ENODEV) before discovery said so: report it
@@ -692,7 +701,7 @@ final class InputCore {
         close(entry)
         entry.retryAt = nil
         if entry.listed != nil && !entry.gone {
-            formerIDs.left(entry.info.identity, id: entry.id, at: now)
+            departed(entry)
             listVersion &+= 1
             emit(.removed(id: entry.id))
         }

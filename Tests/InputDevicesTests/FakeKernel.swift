@@ -21,6 +21,8 @@ final class FakeKernel: InputKernel {
         var keysDown: Set<UInt16> = []
         var grabError: PosixError?
         var udevProperties: [String: String]?
+        /// Sysfs knows the node: its sighting carries the identity (without capabilities).
+        var inSysfs = false
     }
 
     var udevRuns = false
@@ -48,7 +50,11 @@ final class FakeKernel: InputKernel {
         return NodeSighting(
             node: node, kind: kind,
             udev: entry?.udevProperties.map { .init(properties: $0, group: entry?.group) },
-            id: entry?.id ?? name, sysfsIdentity: nil, sysfsGroup: entry?.group)
+            id: entry?.id ?? name,
+            sysfsIdentity: entry.flatMap { $0.inSysfs ? $0.identity.map { DeviceIdentity(
+                name: $0.name, bus: $0.bus, vendor: $0.vendor, product: $0.product, version: $0.version, phys: $0.phys,
+                uniq: $0.uniq, node: node, group: entry?.group) } : nil },
+            sysfsGroup: entry?.group)
     }
 
     func enumerate() throws(PosixError) -> [DiscoveryNews] {

@@ -289,6 +289,20 @@ struct PassthroughLendTests {
         #expect(fake.devices.map(\.id) == ["input6-event6"])
     }
 
+    @Test("a device re-plugged at the same node, sysfs naming it before it is opened, gets its former id")
+    func formerIDFromSysfsAtTheSameNode() {
+        let fake = remoteLoop(start: false)
+        fake.kernel.nodes[Self.node]?.inSysfs = true
+        fake.start()
+        fake.kernel.nodes[Self.node]?.readError = PosixError(call: "libevdev_next_event", errno: ENODEV)
+        fake.loop.serve([.device(node: Self.node)])
+        fake.unplug(Self.node)
+        var back = FakeKernel.Node(id: "input9-event3", identity: remote())
+        back.inSysfs = true
+        fake.plug(Self.node, back)
+        #expect(fake.devices.map(\.id) == [Self.id])
+    }
+
     @Test("uniq decides when the device has one; another name or phys-less, uniq-less device is new")
     func formerIDKeys() {
         let fake = remoteLoop(start: false)

@@ -2,6 +2,7 @@
 # udev: none
 # needs: focusd
 # timeout: 300
+# focusd-build: release
 import os
 
 from realkernel import (Device, Focusd, Monitor, Reader, check, is_command, is_move, percentile, read_text,
@@ -29,7 +30,7 @@ def body():
     with open("/tmp/focusd-passthrough.toml", "w") as f:
         f.write(CONFIG)
     dev = Device("remote")
-    focusd = Focusd("--config", "/tmp/focusd-passthrough.toml")
+    focusd = Focusd("--config", "/tmp/focusd-passthrough.toml", release=True)
     listed = grabbed_with_passthrough(focusd, dev.node)
     pt = listed["passthrough"]
     sys_name = read_text(f"/sys/class/input/{os.path.basename(pt)}/device/name")
