@@ -532,7 +532,6 @@ final class InputCore {
     /// A new entry that is a device back within ten minutes takes its former id, unless a
     /// present device has that id.
     private func takeFormerID(_ entry: NodeEntry, _ identity: DeviceIdentity) {
-        log(.debug, "device seen", ["id": entry.id, "key": FormerIDs.key(identity).map { "\($0)" } ?? "none"])
         guard let former = formerIDs.claim(identity, at: now), former != entry.id,
             !entries.values.contains(where: { $0 !== entry && $0.id == former && !$0.gone })
         else { return }
@@ -691,8 +690,6 @@ final class InputCore {
     /// A listed device left: its id is kept ten minutes for its return.
     private func departed(_ entry: NodeEntry) {
         formerIDs.left(entry.info.identity, id: entry.id, at: now)
-        let key = FormerIDs.key(entry.info.identity).map { "\($0)" } ?? "none (no uniq, no phys)"
-        log(.debug, "device left", ["id": entry.id, "key": key])
     }
 
     /// The device behind a node was unplugged (ENODEV) before discovery said so: report it
