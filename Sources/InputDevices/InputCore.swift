@@ -256,13 +256,11 @@ final class InputCore {
             if let entry = entries[node], entry.reader == .evdev {
                 entry.grabbed = grabbed
                 if entry.info.problem?.hasPrefix("grab failed") == true { entry.info.problem = nil }
-                if grabbed {
-                    // Reported once the pass-through device exists (or failed), with its node.
-                    if startPassthrough(entry) { return finishHandling() }
-                } else {
-                    dropPassthrough(entry)
-                }
+                if !grabbed { dropPassthrough(entry) }
+                // The grab is reported at once (clients see it before the pass-through device
+                // exists); the pass-through device's answer reports its node.
                 report(entry)
+                if grabbed { startPassthrough(entry) }
             }
         case .passthroughCreated(let node, let eventNode):
             if let entry = entries[node], let keys = entry.pendingPassthrough {
@@ -556,15 +554,14 @@ final class InputCore {
 
     // MARK: pass-through
 
-    /// Creates the grabbed device's pass-through device when its mapping leaves keys unused;
-    /// true when one is being created (its answer reports the device).
-    private func startPassthrough(_ entry: NodeEntry) -> Bool {
-        guard entry.passthrough == nil, entry.pendingPassthrough == nil, let mappers else { return false }
+    /// Creates the grabbed device's pass-through device when its mapping leaves keys unused
+    /// (its answer reports the device with the node).
+    private func startPassthrough(_ entry: NodeEntry) {
+        guard entry.passthrough == nil, entry.pendingPassthrough == nil, let mappers else { return }
         let keys = mappers.passthroughKeys(of: entry.id)
-        guard !keys.isEmpty else { return false }
+        guard !keys.isEmpty else { return }
         entry.pendingPassthrough = keys
         actions.append(.createPassthrough(node: entry.node, PassthroughSpec(source: entry.info.identity, keys: keys)))
-        return true
     }
 
     /// Releases what the pass-through device holds on it, then destroys it (a reader never sees
