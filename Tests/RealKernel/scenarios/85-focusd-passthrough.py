@@ -53,7 +53,7 @@ def body():
 
     # The pass-through latency beside the bare reader of a twin remote focusd reads shared, pressed
     # alternately: kernel timestamp of the source frame (the Input Monitor's eventTimeUsec of the
-    # arrow in the same frame, CLOCK_REALTIME) -> the pass-through reader's receive time, against
+    # mapped KEY_INFO in the same frame, CLOCK_REALTIME) -> the pass-through reader's receive time, against
     # kernel timestamp -> receive time at the bare reader.
     bench = Device("remote", name="test-focusd bench remote")
     bench_listed = focusd.device_for(bench.node)
@@ -62,15 +62,17 @@ def body():
     inputs = Monitor(focusd, interface="io.focusd.Input")
     source_id = listed["id"]
     pt_ms, bare_ms = [], []
+    # As 78: the harness's own Python (parsing Monitor replies) runs below the processes timed.
+    os.nice(10)
     for i in range(PRESSES):
-        arrow = "KEY_RIGHT" if i % 2 == 0 else "KEY_LEFT"
+        # KEY_INFO (the `info` command, no focus move) carries the frame's kernel timestamp.
         offset = time.time() - time.monotonic()
-        dev.send(f"key {arrow} 1", "key KEY_VOLUMEUP 1", "syn")
-        _, reply = inputs.expect(is_command("right" if i % 2 == 0 else "left", "press", source_id), 10, "the arrow's press")
+        dev.send("key KEY_INFO 1", "key KEY_VOLUMEUP 1", "syn")
+        _, reply = inputs.expect(is_command("info", "press", source_id), 10, "KEY_INFO's press")
         source_kernel = reply["command"]["eventTimeUsec"] / 1e6 - offset
         e = reader.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 1, timeout=10)[-1]
         pt_ms.append((e.recv - source_kernel) * 1000)
-        dev.send(f"key {arrow} 0", "key KEY_VOLUMEUP 0", "syn")
+        dev.send("key KEY_INFO 0", "key KEY_VOLUMEUP 0", "syn")
         reader.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 0, timeout=10)
         bench.send("key KEY_VOLUMEUP 1", "syn")
         e = bare.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 1, timeout=10)[-1]
