@@ -5,7 +5,7 @@ import InputMapping
 enum ProfileReader {
     static let keys = [
         "name", "match", "ignore", "class", "backend", "grab", "commands", "repeat", "stick", "rotary",
-        "longPress", "chord", "gamepadMapping",
+        "longPress", "chord", "gamepadMapping", "passthrough",
     ]
 
     static func read(_ reader: inout ConfigReader) throws(ConfigError) -> Profile {
@@ -48,8 +48,28 @@ enum ProfileReader {
                 throw ConfigError("'\(reader.qualified("gamepadMapping"))': \(error.message)", at: position)
             }
         }
+        profile.passthrough = try readPassthrough(&reader)
         try reader.finish(known: keys)
         return profile
+    }
+
+    /// `passthrough`: "unmapped", "none", or a list of key names (input.md §11).
+    static func readPassthrough(_ reader: inout ConfigReader) throws(ConfigError) -> Passthrough? {
+        guard let entry = reader.entry("passthrough") else { return nil }
+        let key = reader.qualified("passthrough")
+        switch entry.node.value {
+        case .string("unmapped"): return .unmapped
+        case .string("none"): return Passthrough.none
+        case .string(let text):
+            throw ConfigError("'\(key)' must be \"unmapped\", \"none\" or a list of key names, found \"\(text)\"", at: entry.node.position)
+        case .array:
+            let codes = try reader.array("passthrough") { (node, name) throws(ConfigError) -> UInt16 in
+                try keyCode(try ConfigReader.stringElement(node, name), key: name, at: node.position)
+            } ?? []
+            return .keys(Set(codes))
+        default:
+            throw reader.typeError("passthrough", expected: "\"unmapped\", \"none\" or a list of key names", entry.node)
+        }
     }
 
     static func enumValue<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ text: String, key: String, at position: TOMLPosition)

@@ -113,6 +113,7 @@ final class DaemonService: Sendable {
             feed(InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug), loop)
         }
         try loop.submit {
+            core.value.input.inputLoop = inputLoop
             core.value.input.reload = { [weak self] in
                 guard let self else { return loop.makeSucceededFuture(([], [])) }
                 return self.reload(core: core, inputLoop: inputLoop, worker: worker, loop: loop)
@@ -172,6 +173,7 @@ final class DaemonService: Sendable {
         }
         varlink.connectionClosed = { connection in
             core.value.hub.connectionClosed(connection.id)
+            core.value.input.connectionClosed(connection.id)
         }
         varlink.memoryReleased = { bytes in
             core.value.memory.freed(messageBytes: bytes)

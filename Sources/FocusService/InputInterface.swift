@@ -13,6 +13,11 @@ final class InputInterface {
     /// Nil until the daemon has started (a call before that changes nothing).
     var reload: (() -> EventLoopFuture<([String], [String])>)?
 
+    /// The input loop that lends devices (nil: focusd reads no devices).
+    var inputLoop: InputLoop?
+    /// Which connection each lent device is lent to, by device id (input.md §11).
+    private(set) var lenders: [String: UInt64] = [:]
+
     init(router: InputRouter) {
         self.router = router
     }
@@ -76,6 +81,74 @@ final class InputInterface {
                     context.fail(error as? VarlinkError ?? VarlinkError("io.focusd.Input.InvalidConfig", parameters: ["reason": .string("\(error)")]))
                 }
             }
+        case .lend:
+            try lend(context)
+        case .reclaim:
+            try reclaim(context)
+        }
+    }
+
+    // MARK: Lend and Reclaim (input.md §11)
+
+    private struct DeviceParameter: Decodable { var device: String }
+    private struct DeviceReply: Encodable { var device: InputDevice }
+
+    static func noSuchDevice(_ id: String) -> VarlinkError {
+        VarlinkError("io.focusd.Input.NoSuchDevice", parameters: ["id": .string(id)])
+    }
+
+    static func deviceLent(_ id: String) -> VarlinkError {
+        VarlinkError("io.focusd.Input.DeviceLent", parameters: ["id": .string(id)])
+    }
+
+    /// `Lend`: answered once the input thread has released and ungrabbed the device, so the
+    /// caller's EVIOCGRAB right after the reply succeeds. Lending a device again on the same
+    /// connection answers with it as it is.
+    private func lend(_ context: VarlinkCallContext) throws(VarlinkError) {
+        let id = try context.decodeParameters(DeviceParameter.self).device
+        let connection = context.connection.id
+        if let owner = lenders[id], owner != connection { throw Self.deviceLent(id) }
+        guard let inputLoop, router.listed[id] != nil else { throw Self.noSuchDevice(id) }
+        lenders[id] = connection
+        let eventLoop = router.eventLoop
+        let bound = NIOLoopBound((interface: self, context: context), eventLoop: eventLoop)
+        inputLoop.lend(id: id) { device in
+            eventLoop.execute {
+                let (interface, context) = bound.value
+                guard let device else {
+                    if interface.lenders[id] == connection { interface.lenders[id] = nil }
+                    return context.fail(Self.noSuchDevice(id))
+                }
+                try? context.reply(encoding: DeviceReply(device: InputDevice(device)))
+            }
+        }
+    }
+
+    /// `Reclaim`: the device is opened again as at plug-in, then the reply. A device lent to
+    /// another connection is `DeviceLent`; one not lent is answered as it is.
+    private func reclaim(_ context: VarlinkCallContext) throws(VarlinkError) {
+        let id = try context.decodeParameters(DeviceParameter.self).device
+        if let owner = lenders[id], owner != context.connection.id { throw Self.deviceLent(id) }
+        guard let inputLoop, lenders.removeValue(forKey: id) != nil else {
+            guard let device = router.listed[id] else { throw Self.noSuchDevice(id) }
+            return try encodeReply(context, DeviceReply(device: InputDevice(device)))
+        }
+        let eventLoop = router.eventLoop
+        let bound = NIOLoopBound(context, eventLoop: eventLoop)
+        inputLoop.reclaim(id: id) { device in
+            eventLoop.execute {
+                let context = bound.value
+                guard let device else { return context.fail(Self.noSuchDevice(id)) }
+                try? context.reply(encoding: DeviceReply(device: InputDevice(device)))
+            }
+        }
+    }
+
+    /// A connection closed: every device it had lent is taken back.
+    func connectionClosed(_ connection: UInt64) {
+        for (id, owner) in lenders where owner == connection {
+            lenders[id] = nil
+            inputLoop?.reclaim(id: id) { _ in }
         }
     }
 
@@ -205,6 +278,6 @@ extension InputDevice {
             id: info.id, name: info.name, node: info.node, class: info.deviceClass.rawValue, bus: info.bus,
             vendor: info.vendor, product: info.product, version: info.version, phys: info.phys, uniq: info.uniq,
             backend: info.backend.rawValue, grabbed: info.grabbed, profile: info.profile, problem: info.problem,
-            reasons: info.reasons.isEmpty ? nil : info.reasons)
+            reasons: info.reasons.isEmpty ? nil : info.reasons, lent: info.lent ? true : nil, passthrough: info.passthrough)
     }
 }

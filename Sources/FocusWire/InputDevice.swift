@@ -16,11 +16,15 @@ public struct InputDevice: Codable, Hashable, Sendable {
     public var problem: String?
     /// The facts that decided the class and the grab, in words (input.md §2 and §9).
     public var reasons: [String]?
+    /// Lent to a client with `Lend` (input.md §11); absent when not.
+    public var lent: Bool?
+    /// The event node of its pass-through device, when it has one (input.md §11).
+    public var passthrough: String?
 
     public init(
         id: String, name: String, node: String, class: String, bus: Int, vendor: Int, product: Int, version: Int,
         phys: String?, uniq: String?, backend: String, grabbed: Bool, profile: String?, problem: String?,
-        reasons: [String]? = nil
+        reasons: [String]? = nil, lent: Bool? = nil, passthrough: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -37,5 +41,7 @@ public struct InputDevice: Codable, Hashable, Sendable {
         self.profile = profile
         self.problem = problem
         self.reasons = reasons
+        self.lent = lent
+        self.passthrough = passthrough
     }
 }

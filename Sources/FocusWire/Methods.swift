@@ -51,10 +51,18 @@ public enum InputMethod: String, VarlinkMethodTable {
     case listDevices = "ListDevices"
     case monitor = "Monitor"
     case reloadConfig = "ReloadConfig"
+    case lend = "Lend"
+    case reclaim = "Reclaim"
 
     public static let interface = "io.focusd.Input"
 
-    public var isReadOnly: Bool { self != .reloadConfig }
+    /// Reloading and lending change what focusd does: full access only.
+    public var isReadOnly: Bool {
+        switch self {
+        case .listDevices, .monitor: true
+        case .reloadConfig, .lend, .reclaim: false
+        }
+    }
 }
 
 /// `io.focusd.Inspect`.

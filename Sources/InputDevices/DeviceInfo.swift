@@ -17,6 +17,10 @@ public struct DeviceInfo: Hashable, Sendable {
     public var problem: String?
     /// The facts that decided the class and the grab, in words (input.md §2 and §9).
     public var reasons: [String] = []
+    /// Lent to a client with `Lend` (input.md §11): neither grabbed nor mapped meanwhile.
+    public var lent = false
+    /// The event node of its pass-through device, while it has one (input.md §11).
+    public var passthrough: String?
 
     public var name: String { identity.name }
     public var node: String { identity.node }

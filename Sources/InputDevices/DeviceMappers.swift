@@ -96,6 +96,12 @@ public final class DeviceMappers {
         deadlines.filter { $0.value <= now }.keys.sorted()
     }
 
+    /// The keys the device's mapping uses (none without a mapper).
+    public func mappedKeys(of id: String) -> Set<UInt16> { mappers[id]?.usedKeys ?? [] }
+
+    /// The keys its pass-through device carries (input.md §11; none without a mapper).
+    public func passthroughKeys(of id: String) -> Set<UInt16> { mappers[id]?.passthroughKeys ?? [] }
+
     /// The settings the device's mapper runs with (nil: no mapper).
     public func settings(of id: String) -> DeviceSettings? { mappers[id]?.settings }
 

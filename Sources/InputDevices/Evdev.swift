@@ -153,3 +153,54 @@ final class EvdevDevice {
 
 @available(*, unavailable)
 extension EvdevDevice: Sendable {}
+
+/// A uinput device focusd creates (a pass-through device, input.md §11): the only holder of
+/// libevdev's uinput pointers. Destroyed (UI_DEV_DESTROY) when released.
+///
+/// Not Sendable: it belongs to the input loop's thread.
+final class UinputDevice {
+    private let device: OpaquePointer
+    private let fd: FileDescriptor
+    /// `/dev/input/eventN` of the new device (libevdev finds it from UI_GET_SYSNAME), if any.
+    let eventNode: String?
+
+    /// Opens /dev/uinput and creates a device with the spec's name, ids and keys (EV_KEY only:
+    /// no EV_REP, so the kernel adds no repeats of its own).
+    init(_ spec: PassthroughSpec, uinputPath: String = "/dev/uinput") throws(PosixError) {
+        let template = libevdev_new()!
+        defer { libevdev_free(template) }
+        libevdev_set_name(template, spec.name)
+        libevdev_set_id_bustype(template, Int32(PassthroughSpec.busVirtual))
+        libevdev_set_id_vendor(template, Int32(spec.vendor))
+        libevdev_set_id_product(template, Int32(spec.product))
+        libevdev_set_id_version(template, Int32(spec.version))
+        for key in spec.keys.sorted() { libevdev_enable_event_code(template, UInt32(EV_KEY), UInt32(key), nil) }
+        let handle = try Posix.openReadWrite(uinputPath)
+        var created: OpaquePointer?
+        let status = try Posix.negatedErrno("libevdev_uinput_create_from_device(\(uinputPath))") {
+            libevdev_uinput_create_from_device(template, handle.raw, &created)
+        }
+        fd = handle
+        guard status.value != nil, let created else {
+            throw PosixError(call: "libevdev_uinput_create_from_device(\(uinputPath))", errno: EAGAIN)
+        }
+        device = created
+        eventNode = libevdev_uinput_get_devnode(created).map { String(cString: $0) }
+    }
+
+    deinit {
+        libevdev_uinput_destroy(device)
+    }
+
+    /// Writes the events and a SYN_REPORT: one frame for its readers.
+    func write(_ events: [InputEvent]) throws(PosixError) {
+        for event in events + [InputEvent(type: UInt16(EV_SYN), code: UInt16(SYN_REPORT), value: 0, timeUsec: 0)] {
+            _ = try Posix.negatedErrno("libevdev_uinput_write_event") {
+                libevdev_uinput_write_event(device, UInt32(event.type), UInt32(event.code), event.value)
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension UinputDevice: Sendable {}

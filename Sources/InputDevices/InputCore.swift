@@ -64,6 +64,11 @@ final class InputCore {
         case keysDown(node: String, Set<UInt16>)
         case grabSet(node: String, grabbed: Bool)
         case grabFailed(node: String, PosixError)
+        /// `createPassthrough` succeeded: the event node of the new uinput device (nil when
+        /// the kernel did not name one).
+        case passthroughCreated(node: String, eventNode: String?)
+        /// `createPassthrough` failed (no /dev/uinput, no permission): the device works without.
+        case passthroughFailed(node: String, PosixError)
         case gestures([NodeGesture])
         case timerFired
         /// A device mapper's timer is due (after the device's pending input was read).
@@ -93,6 +98,13 @@ final class InputCore {
         case queryKeys(node: String)
         /// EVIOCGRAB on or off (answer: `grabSet` or `grabFailed`).
         case setGrab(node: String, Bool)
+        /// Create the node's pass-through uinput device (answer: `passthroughCreated` or
+        /// `passthroughFailed`).
+        case createPassthrough(node: String, PassthroughSpec)
+        /// Write these key events and a SYN_REPORT to the node's pass-through device.
+        case writePassthrough(node: String, [InputEvent])
+        /// Destroy the node's pass-through device (no answer).
+        case destroyPassthrough(node: String)
         case report(Report)
         /// Feed `.mapperTimer(id)` back once the actions before this one are done.
         case fireMapperTimer(id: String)
@@ -113,6 +125,9 @@ final class InputCore {
         /// With mapping on the input thread: a frame (nil for a gesture, resync, timer or
         /// release) and the commands its device's mapper made of it, in one report.
         case mapped(id: String, frame: [InputEvent]?, [MappedCommand])
+        /// A `lend` or `reclaim` command is done (the device is ungrabbed, or taken back as at
+        /// plug-in); `id` nil: no such device.
+        case lendDone(token: Int, id: String?)
     }
 
     /// How a node is read once open.
@@ -126,7 +141,8 @@ final class InputCore {
     /// One node the core knows about (listed, retried, ignored or read).
     private final class NodeEntry {
         let node: String
-        let id: String
+        /// Its sysfs id, or the former id of the same device back within ten minutes.
+        var id: String
         /// What was reported to the delegate; nil until listed.
         var listed: DeviceInfo?
         var info: DeviceInfo
@@ -143,6 +159,16 @@ final class InputCore {
         /// The device was unplugged (ENODEV) and reported removed; the node itself has not been
         /// removed yet. Only its removal or a new node at the same path ends this.
         var gone = false
+        /// Read at least once: the key that woke a remote is looked for only at the first read.
+        var everRead = false
+        /// The first read's key check is pending (remotes and pads, input.md §11).
+        var wakeCheck = false
+        /// Keys whose press was made from EVIOCGKEY at open: their queued press is not sent again.
+        var wakeHeld: Set<UInt16> = []
+        /// The pass-through device's keys and what it holds, while it exists.
+        var passthrough: PassthroughKeys?
+        /// Keys of a pass-through device being created.
+        var pendingPassthrough: Set<UInt16>?
 
         init(node: String, id: String) {
             self.node = node
@@ -152,7 +178,7 @@ final class InputCore {
         }
 
         var isOpen: Bool { reader != nil }
-        var wantedGrab: GrabMode { grabOverride ?? policyGrab }
+        var wantedGrab: GrabMode { info.lent ? .shared : grabOverride ?? policyGrab }
     }
 
     private let configuration: InputLoopConfiguration
@@ -175,6 +201,14 @@ final class InputCore {
     /// where a listed entry leaves the list (`forget`, `unplugged`); nothing else changes it:
     /// unlisted and gone entries are not in it, and it holds `listed`, not `info`.
     private(set) var listVersion = 0
+    /// The event nodes of focusd's own pass-through devices, until their removal is seen: never
+    /// opened, never listed (recognised by node, and by name as a fallback).
+    private var ownNodes: Set<String> = []
+    /// Ids of devices that left, for one that comes back (input.md §11).
+    private var formerIDs = FormerIDs()
+    /// Ids lent with `Lend` and not reclaimed: a lent device that leaves and comes back under
+    /// its former id is still lent.
+    private var lentIDs: Set<String> = []
 
     /// - Parameter udevRuns: discovery is udev's (libinput's path backend needs its database).
     init(configuration: InputLoopConfiguration, udevRuns: Bool) {
@@ -213,11 +247,34 @@ final class InputCore {
         case .reading(let node): if let entry = entries[node] { startedReading(entry) }
         case .readings(let node, let readings): if let entry = entries[node] { deliver(readings, of: entry) }
         case .readFailed(let node, let error): if let entry = entries[node] { readFailed(entry, error) }
-        case .keysDown(let node, let keys): if let entry = entries[node] { grabIfFree(entry, keysDown: keys) }
+        case .keysDown(let node, let keys):
+            if let entry = entries[node] {
+                if entry.wakeCheck { pressWakeKeys(entry, keysDown: keys) }
+                grabIfFree(entry, keysDown: keys)
+            }
         case .grabSet(let node, let grabbed):
             if let entry = entries[node], entry.reader == .evdev {
                 entry.grabbed = grabbed
                 if entry.info.problem?.hasPrefix("grab failed") == true { entry.info.problem = nil }
+                if !grabbed { dropPassthrough(entry) }
+                // The grab is reported at once (clients see it before the pass-through device
+                // exists); the pass-through device's answer reports its node.
+                report(entry)
+                if grabbed { startPassthrough(entry) }
+            }
+        case .passthroughCreated(let node, let eventNode):
+            if let entry = entries[node], let keys = entry.pendingPassthrough {
+                entry.pendingPassthrough = nil
+                entry.passthrough = PassthroughKeys(keys: keys)
+                entry.info.passthrough = eventNode
+                if let eventNode { adoptOwn(eventNode) }
+                log(.info, "pass-through device created", ["id": entry.id, "node": eventNode ?? "?", "keys": "\(keys.count)"])
+                report(entry)
+            }
+        case .passthroughFailed(let node, let error):
+            if let entry = entries[node], entry.pendingPassthrough != nil {
+                entry.pendingPassthrough = nil
+                log(.warning, "no pass-through device: the device's unmapped keys do not reach the system (focusd needs rw access to /dev/uinput)", ["id": entry.id, "error": "\(error)"])
                 report(entry)
             }
         case .grabFailed(let node, let error):
@@ -245,6 +302,11 @@ final class InputCore {
             if let mappers { mapped(id, frame: nil, mappers.tick(id, now: now)) }
         case .command(let command): perform(command)
         }
+        return finishHandling()
+    }
+
+    /// What every event ends with: reconsider the siblings of nodes just decided; the actions.
+    private func finishHandling() -> [Action] {
         let decided = siblingChecks.filter { $0.reader != .deciding }
         siblingChecks.removeAll { $0.reader != .deciding }
         for entry in decided where entries[entry.node] === entry { reconsiderSiblings(of: entry) }
@@ -263,6 +325,14 @@ final class InputCore {
     var devices: [DeviceInfo] {
         entries.values.filter { !$0.gone }.compactMap(\.listed).sorted { $0.node < $1.node }
     }
+
+    /// The listed device with this id now, if any.
+    private func listedEntry(_ id: String) -> NodeEntry? {
+        entries.values.first { $0.id == id && !$0.gone && !$0.own && $0.listed != nil }
+    }
+
+    /// The device listed under `id` now.
+    func device(id: String) -> DeviceInfo? { listedEntry(id)?.listed }
 
     /// Whether `node` is known (listed, ignored, retried or own).
     func knows(_ node: String) -> Bool { entries[node] != nil }
@@ -299,7 +369,16 @@ final class InputCore {
         let entry = NodeEntry(node: node, id: sighting.id)
         entry.properties = sighting.udev?.properties ?? sighting.databaseProperties
         entry.group = sighting.udev?.group ?? sighting.sysfsGroup
-        if let known = sighting.sysfsIdentity { entry.info.identity = known }
+        if ownNodes.contains(node) {
+            // One of focusd's pass-through devices: known, never opened, never listed.
+            entry.own = true
+            entries[node] = entry
+            return
+        }
+        if let known = sighting.sysfsIdentity {
+            entry.info.identity = known
+            takeFormerID(entry, known)
+        }
         entry.info.identity.udevProperties = entry.properties
         entry.info.identity.group = entry.group
         entries[node] = entry
@@ -334,6 +413,8 @@ final class InputCore {
     /// Opens (or reopens) a listed node under its policy; failures are listed as its problem.
     private func attempt(_ entry: NodeEntry) {
         entry.retryAt = nil
+        // A lent device stays closed until it is reclaimed (input.md §11).
+        guard !entry.info.lent else { return }
         entry.info.identity.udevProperties = entry.properties
         entry.info.identity.group = entry.group
         if isOwn(entry.info.identity) {
@@ -359,6 +440,15 @@ final class InputCore {
         identity.udevProperties = entry.properties
         identity.group = entry.group
         entry.info.identity = identity
+        // Without sysfs the device's own answer is the first chance to know it came back.
+        if entry.listed == nil {
+            takeFormerID(entry, identity)
+            if entry.info.lent {
+                // Back while lent: listed, left closed until it is reclaimed.
+                closeDeciding(entry)
+                return list(entry, problem: nil)
+            }
+        }
         if isOwn(identity) {
             entry.own = true
             return closeDeciding(entry)
@@ -411,8 +501,87 @@ final class InputCore {
         entry.reader = entry.info.backend == .libinput ? .libinput : .evdev
         list(entry, problem: nil)
         guard entry.reader == .evdev else { return }
-        applyGrab(entry)
+        // The key that woke a remote (input.md §11): a Bluetooth remote reconnects on a press
+        // that arrives before anyone has the new node open. EVIOCGKEY is asked before the first
+        // read; the answer presses the mapped keys down and decides the grab.
+        let wakes = entry.info.deviceClass == .remote || entry.info.deviceClass == .gamepad
+        if !entry.everRead && wakes && mappers != nil {
+            entry.wakeCheck = true
+            actions.append(.queryKeys(node: entry.node))
+        } else {
+            applyGrab(entry)
+        }
+        entry.everRead = true
         actions.append(.read(node: entry.node))
+    }
+
+    /// The mapped keys down when a remote or pad is first read are a press of each (their
+    /// commands fire at once); the grab then waits for their release (input.md §6, §11).
+    private func pressWakeKeys(_ entry: NodeEntry, keysDown: Set<UInt16>) {
+        entry.wakeCheck = false
+        guard let mappers, entry.reader == .evdev else { return }
+        let woke = keysDown.intersection(mappers.mappedKeys(of: entry.id)).sorted()
+        guard !woke.isEmpty else { return }
+        entry.wakeHeld = Set(woke)
+        log(.info, "a key was down when the device was opened: pressed now", ["id": entry.id, "keys": woke.map { "\($0)" }.joined(separator: ",")])
+        emit(.frame(id: entry.id, woke.map { InputEvent(type: EventCode.EV_KEY, code: $0, value: 1, timeUsec: wallNow) }))
+    }
+
+    /// A new entry that is a device back within ten minutes takes its former id, unless a
+    /// present device has that id.
+    private func takeFormerID(_ entry: NodeEntry, _ identity: DeviceIdentity) {
+        guard let former = formerIDs.claim(identity, at: now), former != entry.id,
+            !entries.values.contains(where: { $0 !== entry && $0.id == former && !$0.gone })
+        else { return }
+        log(.info, "device back within ten minutes: it keeps its former id", ["id": former, "node": entry.node])
+        entry.id = former
+        entry.info.id = former
+        if lentIDs.contains(former) { entry.info.lent = true }
+    }
+
+    /// A node the kernel made for one of focusd's pass-through devices: never opened or listed.
+    private func adoptOwn(_ node: String) {
+        ownNodes.insert(node)
+        guard let entry = entries[node], !entry.own else { return }
+        close(entry)
+        entry.own = true
+        if entry.listed != nil && !entry.gone {
+            listVersion &+= 1
+            emit(.removed(id: entry.id))
+        }
+        entry.listed = nil
+    }
+
+    // MARK: pass-through
+
+    /// Creates the grabbed device's pass-through device when its mapping leaves keys unused
+    /// (its answer reports the device with the node).
+    private func startPassthrough(_ entry: NodeEntry) {
+        guard entry.passthrough == nil, entry.pendingPassthrough == nil, let mappers else { return }
+        let keys = mappers.passthroughKeys(of: entry.id)
+        guard !keys.isEmpty else { return }
+        entry.pendingPassthrough = keys
+        actions.append(.createPassthrough(node: entry.node, PassthroughSpec(source: entry.info.identity, keys: keys)))
+    }
+
+    /// Releases what the pass-through device holds on it, then destroys it (a reader never sees
+    /// the kernel's own key-up at destruction).
+    private func dropPassthrough(_ entry: NodeEntry) {
+        entry.pendingPassthrough = nil
+        guard var passthrough = entry.passthrough else { return }
+        let releases = passthrough.releaseAll(timeUsec: wallNow)
+        if !releases.isEmpty { actions.append(.writePassthrough(node: entry.node, releases)) }
+        actions.append(.destroyPassthrough(node: entry.node))
+        entry.passthrough = nil
+        entry.info.passthrough = nil
+    }
+
+    /// Releases what the pass-through device holds, keeping it (after SYN_DROPPED).
+    private func releasePassthrough(_ entry: NodeEntry) {
+        guard var passthrough = entry.passthrough else { return }
+        let releases = passthrough.releaseAll(timeUsec: wallNow)
+        entry.passthrough = passthrough
+        if !releases.isEmpty { actions.append(.writePassthrough(node: entry.node, releases)) }
     }
 
     private func isOwn(_ identity: DeviceIdentity) -> Bool {
@@ -457,7 +626,7 @@ final class InputCore {
             mapped(id, frame: nil, mappers.resync(id, keysDown: keys, absValues: abs, wallNow: wallNow))
         case .gesture(let id, let gesture):
             mapped(id, frame: nil, mappers.gesture(id, gesture, now: now, context: context))
-        case .pendingRead, .mapped:
+        case .pendingRead, .mapped, .lendDone:
             actions.append(.report(report))
         }
     }
@@ -488,6 +657,7 @@ final class InputCore {
 
     /// Closes a node's readers (the loop ungrabs first), keeping it listed.
     private func close(_ entry: NodeEntry) {
+        dropPassthrough(entry)
         guard entry.isOpen else { return }
         entry.reader = nil
         entry.grabbed = false
@@ -504,12 +674,19 @@ final class InputCore {
 
     /// Closes and unlists a node; the delegate releases what it held.
     private func forget(_ node: String) {
+        ownNodes.remove(node)
         guard let entry = entries.removeValue(forKey: node) else { return }
         close(entry)
         if entry.listed != nil && !entry.gone {
+            departed(entry)
             listVersion &+= 1
             emit(.removed(id: entry.id))
         }
+    }
+
+    /// A listed device left: its id is kept ten minutes for its return.
+    private func departed(_ entry: NodeEntry) {
+        formerIDs.left(entry.info.identity, id: entry.id, at: now)
     }
 
     /// The device behind a node was unplugged (ENODEV) before discovery said so: report it
@@ -518,6 +695,7 @@ final class InputCore {
         close(entry)
         entry.retryAt = nil
         if entry.listed != nil && !entry.gone {
+            departed(entry)
             listVersion &+= 1
             emit(.removed(id: entry.id))
         }
@@ -530,11 +708,35 @@ final class InputCore {
         guard entry.reader == .evdev else { return }
         for reading in readings {
             switch reading {
-            case .frame(let events): emit(.frame(id: entry.id, events))
-            case .resync(let keys, let abs): emit(.resync(id: entry.id, keysDown: keys, absValues: abs))
+            case .frame(var events):
+                if !entry.wakeHeld.isEmpty {
+                    events = withoutWakePresses(events, of: entry)
+                    if events.isEmpty { continue }
+                }
+                // The pass-through keys go first, in the same frame: they wait for no mapping.
+                if var passthrough = entry.passthrough {
+                    let passed = passthrough.pass(events)
+                    entry.passthrough = passthrough
+                    if !passed.isEmpty { actions.append(.writePassthrough(node: entry.node, passed)) }
+                }
+                emit(.frame(id: entry.id, events))
+            case .resync(let keys, let abs):
+                entry.wakeHeld = []
+                releasePassthrough(entry)
+                emit(.resync(id: entry.id, keysDown: keys, absValues: abs))
             }
         }
         if !readings.isEmpty { applyGrab(entry) }
+    }
+
+    /// A queued press of a key already pressed from EVIOCGKEY (it went down between the open and
+    /// the key check) is not sent again; its release ends the wake hold.
+    private func withoutWakePresses(_ events: [InputEvent], of entry: NodeEntry) -> [InputEvent] {
+        events.filter { event in
+            guard event.type == EventCode.EV_KEY, entry.wakeHeld.contains(event.code) else { return true }
+            if event.value == 0 { entry.wakeHeld.remove(event.code) }
+            return event.value != 1
+        }
     }
 
     private func readFailed(_ entry: NodeEntry, _ error: PosixError) {
@@ -593,6 +795,32 @@ final class InputCore {
                 actions.append(.read(node: entry.node))
             }
             emit(.pendingRead(id: id))
+        case .lend(let id, let token):
+            guard let entry = listedEntry(id) else { return actions.append(.report(.lendDone(token: token, id: nil))) }
+            lentIDs.insert(id)
+            if !entry.info.lent {
+                // Released (a resync with nothing down), pass-through released and destroyed,
+                // ungrabbed and closed before the answer: the caller's EVIOCGRAB then succeeds.
+                entry.info.lent = true
+                entry.wakeHeld = []
+                closeForReopen(entry)
+                entry.retryAt = nil
+                log(.info, "device lent", ["id": id])
+                report(entry)
+            }
+            actions.append(.report(.lendDone(token: token, id: id)))
+        case .reclaim(let id, let token):
+            lentIDs.remove(id)
+            guard let entry = listedEntry(id) else { return actions.append(.report(.lendDone(token: token, id: nil))) }
+            if entry.info.lent {
+                entry.info.lent = false
+                entry.failures = 0
+                log(.info, "device reclaimed", ["id": id])
+                report(entry)
+                // Opened again as at plug-in: grabbed once no key is down.
+                attempt(entry)
+            }
+            actions.append(.report(.lendDone(token: token, id: id)))
         case .shutdown:
             for node in entries.keys.sorted() { forget(node) }
             stopped = true

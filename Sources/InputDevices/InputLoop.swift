@@ -56,6 +56,9 @@ enum LoopCommand: Sendable, Equatable {
     case setGrab(id: String, GrabMode)
     case reapplyPolicies
     case readPending(id: String)
+    /// Lend or take back a device (input.md §11); `token` names the caller's completion.
+    case lend(id: String, token: Int)
+    case reclaim(id: String, token: Int)
     case shutdown
 }
 
@@ -74,6 +77,8 @@ public final class InputLoop: Sendable {
     private let wakeups = Atomic<Int>(0)
     /// Set up by `start`, run and torn down by the loop thread.
     private let pendingCore = Mutex<LoopCoreBox?>(nil)
+    /// The completions of `lend` and `reclaim` calls not yet done, by token.
+    private let completions = Mutex<(next: Int, waiting: [Int: @Sendable (DeviceInfo?) -> Void])>((0, [:]))
 
     /// Creates a stopped loop. - Throws: `PosixError` when no eventfd can be created.
     public init(configuration: InputLoopConfiguration, delegate: any InputLoopDelegate) throws(PosixError) {
@@ -97,7 +102,8 @@ public final class InputLoop: Sendable {
             configuration: configuration, kernel: kernel, delegate: delegate,
             takeCommands: { self.commands.withLock { list in defer { list.removeAll() }; return list } },
             publish: { devices in self.snapshot.withLock { $0 = devices } },
-            countWakeup: { self.wakeups.add(1, ordering: .relaxed) })
+            countWakeup: { self.wakeups.add(1, ordering: .relaxed) },
+            complete: { token, device in self.completions.withLock { $0.waiting.removeValue(forKey: token) }?(device) })
         pendingCore.withLock { $0 = LoopCoreBox(core) }
         var handle = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -138,6 +144,29 @@ public final class InputLoop: Sendable {
     /// every command sent before this call. (With `mapping`, the mappers' timers read the device
     /// themselves before they act.)
     public func readPending(id: String) { send(.readPending(id: id)) }
+
+    /// Lends the device `id` to a client (input.md §11): what it holds is released, its
+    /// pass-through device goes, and it is ungrabbed and closed; then `completion` gets it (nil:
+    /// no such device), on the loop's thread. It stays lent, also across a re-plug under its
+    /// former id, until `reclaim`.
+    public func lend(id: String, completion: @escaping @Sendable (DeviceInfo?) -> Void) {
+        send(.lend(id: id, token: register(completion)))
+    }
+
+    /// Takes a lent device back: opened as at plug-in (grabbed once no key is down); then
+    /// `completion` gets it (nil: not attached now; it is no longer lent either way).
+    public func reclaim(id: String, completion: @escaping @Sendable (DeviceInfo?) -> Void) {
+        send(.reclaim(id: id, token: register(completion)))
+    }
+
+    private func register(_ completion: @escaping @Sendable (DeviceInfo?) -> Void) -> Int {
+        completions.withLock { state in
+            let token = state.next
+            state.next += 1
+            state.waiting[token] = completion
+            return token
+        }
+    }
 
     /// Asks `policy` again for every device (after a config reload): each device is closed and
     /// reopened under its new policy and reported with `deviceChanged`.

@@ -113,6 +113,9 @@ private final class ReplayKernel: InputKernel {
     }
     func keysDown(_ node: String) -> Set<UInt16> { [] }
     func setGrab(_ node: String, _ grab: Bool) throws(PosixError) {}
+    func createPassthrough(_ node: String, _ spec: PassthroughSpec) throws(PosixError) -> String? { nil }
+    func writePassthrough(_ node: String, _ events: [InputEvent]) throws(PosixError) {}
+    func destroyPassthrough(_ node: String) {}
     func nodeExists(_ node: String) -> Bool { identities[node] != nil }
     func dispatchLibinput() throws(PosixError) -> [InputCore.NodeGesture] { [] }
     func expireLibinput(now: Int64) -> [InputCore.NodeGesture] { [] }

@@ -64,6 +64,12 @@ protocol InputKernel: AnyObject {
     /// The keys down on the opened node, as the kernel has them now.
     func keysDown(_ node: String) -> Set<UInt16>
     func setGrab(_ node: String, _ grab: Bool) throws(PosixError)
+    /// Creates the opened node's pass-through uinput device: its event node, when known.
+    func createPassthrough(_ node: String, _ spec: PassthroughSpec) throws(PosixError) -> String?
+    /// Writes key events and a SYN_REPORT to the node's pass-through device.
+    func writePassthrough(_ node: String, _ events: [InputEvent]) throws(PosixError)
+    /// Destroys the node's pass-through device.
+    func destroyPassthrough(_ node: String)
     func nodeExists(_ node: String) -> Bool
     /// Gestures libinput recognised after a `.libinput` wake-up.
     func dispatchLibinput() throws(PosixError) -> [InputCore.NodeGesture]
@@ -93,6 +99,7 @@ final class LinuxInputKernel: InputKernel {
     private var nodeTokens: [String: UInt64] = [:]
     private var nextToken: UInt64 = 16
     private var inLibinput: Set<String> = []
+    private var passthroughs: [String: UinputDevice] = [:]
 
     var udevRuns: Bool { udev != nil }
 
@@ -256,6 +263,21 @@ final class LinuxInputKernel: InputKernel {
         try device.setGrab(grab)
     }
 
+    func createPassthrough(_ node: String, _ spec: PassthroughSpec) throws(PosixError) -> String? {
+        destroyPassthrough(node)
+        let device = try UinputDevice(spec)
+        passthroughs[node] = device
+        return device.eventNode
+    }
+
+    func writePassthrough(_ node: String, _ events: [InputEvent]) throws(PosixError) {
+        try passthroughs[node]?.write(events)
+    }
+
+    func destroyPassthrough(_ node: String) {
+        passthroughs[node] = nil
+    }
+
     func nodeExists(_ node: String) -> Bool { access(node, F_OK) == 0 }
 
     func dispatchLibinput() throws(PosixError) -> [InputCore.NodeGesture] {
@@ -271,6 +293,7 @@ final class LinuxInputKernel: InputKernel {
     var libinputDeadline: Int64? { libinput?.deadline }
 
     deinit {
+        passthroughs = [:]
         for node in devices.keys { close(node) }
     }
 }

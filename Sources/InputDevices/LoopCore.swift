@@ -17,11 +17,13 @@ final class LoopCore {
     private let takeCommands: () -> [LoopCommand]
     private let publish: ([DeviceInfo]) -> Void
     private let countWakeup: () -> Void
+    /// Answers a `lend` or `reclaim` command (its token) with the device as listed now.
+    private let complete: (Int, DeviceInfo?) -> Void
 
     init(
         configuration: InputLoopConfiguration, kernel: any InputKernel, delegate: any InputLoopDelegate,
         takeCommands: @escaping () -> [LoopCommand], publish: @escaping ([DeviceInfo]) -> Void,
-        countWakeup: @escaping () -> Void
+        countWakeup: @escaping () -> Void, complete: @escaping (Int, DeviceInfo?) -> Void = { _, _ in }
     ) {
         core = InputCore(configuration: configuration, udevRuns: kernel.udevRuns)
         focusContext = configuration.focusContext
@@ -30,6 +32,7 @@ final class LoopCore {
         self.takeCommands = takeCommands
         self.publish = publish
         self.countWakeup = countWakeup
+        self.complete = complete
     }
 
     /// Enumerates, then serves wake-ups until shutdown; then ungrabs and closes everything.
@@ -128,6 +131,10 @@ final class LoopCore {
                 logger.error("timerfd_settime failed", metadata: ["error": "\(error)"])
             }
         }
+        publishIfChanged()
+    }
+
+    private func publishIfChanged() {
         if core.listVersion != publishedVersion {
             publishedVersion = core.listVersion
             publish(core.devices)
@@ -183,6 +190,20 @@ final class LoopCore {
             } catch {
                 feed(.grabFailed(node: node, error))
             }
+        case .createPassthrough(let node, let spec):
+            do {
+                feed(.passthroughCreated(node: node, eventNode: try kernel.createPassthrough(node, spec)))
+            } catch {
+                feed(.passthroughFailed(node: node, error))
+            }
+        case .writePassthrough(let node, let events):
+            do {
+                try kernel.writePassthrough(node, events)
+            } catch {
+                logger.error("pass-through write failed", metadata: ["node": "\(node)", "error": "\(error)"])
+            }
+        case .destroyPassthrough(let node):
+            kernel.destroyPassthrough(node)
         case .report(let report):
             switch report {
             case .added(let info): delegate.deviceAdded(info)
@@ -193,6 +214,10 @@ final class LoopCore {
             case .gesture(let id, let gesture): delegate.gesture(id: id, gesture: gesture)
             case .pendingRead(let id): delegate.pendingRead(id: id)
             case .mapped(let id, let frame, let commands): delegate.mapped(id: id, frame: frame, commands: commands)
+            case .lendDone(let token, let id):
+                // Published first: a ListDevices after the answer shows the device as lent.
+                publishIfChanged()
+                complete(token, id.flatMap(core.device(id:)))
             }
         case .fireMapperTimer(let id):
             feed(.mapperTimer(id: id))

@@ -25,6 +25,8 @@ public struct DeviceSettings: Hashable, Sendable {
     public var reasons: [String] = []
     /// Where `gamepadMapping` came from when a database gave it (`FILE:LINE`); nil for a profile's.
     public var gamepadMappingSource: String?
+    /// Which unmapped keys reach the system while the device is grabbed (input.md §11).
+    public var passthrough: Passthrough = .unmapped
 
     /// The settings of a class with no profile.
     public init(deviceClass: DeviceClass) {
@@ -52,6 +54,7 @@ public struct DeviceSettings: Hashable, Sendable {
         longPresses = profile?.longPresses ?? []
         chords = profile?.chords ?? []
         gamepadMapping = profile?.gamepadMapping
+        passthrough = profile?.passthrough ?? .unmapped
     }
 }
 

@@ -52,6 +52,11 @@ extension Posix {
         FileDescriptor(try required("open(\(path))") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) })
     }
 
+    /// Opens `path` for reading and writing, close-on-exec (`/dev/uinput`).
+    public static func openReadWrite(_ path: String) throws(PosixError) -> FileDescriptor {
+        FileDescriptor(try required("open(\(path))") { open(path, O_RDWR | O_CLOEXEC) })
+    }
+
     /// `read(2)` into `buffer`; 0 means end of file.
     public static func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, call: String = "read")
         throws(PosixError) -> IOResult<Int>

@@ -18,7 +18,7 @@ struct Focusctl: ParsableCommand {
             StateCommand.self, ScenesCommand.self, DevicesCommand.self,
             MoveCommand.self, FocusCommand.self, BindingCommand.self, ResetCommand.self, SendCommand.self, ScrollCommand.self,
             SetSceneCommand.self, LintCommand.self,
-            MonitorCommand.self, WatchCommand.self, ReloadCommand.self, WhyCommand.self, GotoCommand.self,
+            MonitorCommand.self, WatchCommand.self, ReloadCommand.self, LendCommand.self, WhyCommand.self, GotoCommand.self,
             RecordCommand.self, ReplayCommand.self,
         ]
     )

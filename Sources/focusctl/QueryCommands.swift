@@ -1,7 +1,10 @@
 import ArgumentParser
 import FocusEngine
 import FocusWire
+import SystemCalls
 import Varlink
+
+import Glibc
 
 /// `focusctl state`: the focus state of a scene.
 struct StateCommand: ClientCommand {
@@ -58,12 +61,65 @@ struct DevicesCommand: ClientCommand {
             return devices.flatMap { device in
                 var line = "\(device.id)  \(device.class)  \(device.node)  \"\(device.name)\"  \(device.backend)"
                 if device.grabbed { line += "  grabbed" }
+                if device.lent == true { line += "  lent" }
+                if let passthrough = device.passthrough { line += "  passthrough=\(passthrough)" }
                 if let profile = device.profile { line += "  profile=\(profile)" }
                 if let problem = device.problem { line += "  problem: \(problem)" }
                 // The facts that decided class and grab (input.md §9), one per line under the device.
                 return [line] + (device.reasons ?? []).map { "    because \($0)" }
             }
         }
+    }
+}
+
+/// `focusctl lend DEVICE`: `io.focusd.Input.Lend`, held while the command runs.
+struct LendCommand: ClientCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lend",
+        abstract: "Lend a device to another program while this runs: focusd releases, ungrabs and stops mapping it.",
+        discussion: """
+            focusd answers once the device is ungrabbed, so another program (a game, a test bench) \
+            can grab it at once. The device stays lent until this command ends: on SIGINT, SIGTERM \
+            or the end of its standard input; then focusd takes it back and grabs it again once no \
+            key is down (it also does when this process dies). Exit 2 with NoSuchDevice or \
+            DeviceLent (lent to another client).
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The device's id (focusctl devices).")
+    var device: String
+
+    func execute(_ output: Output) throws {
+        // Blocked before any thread starts, so only `wait` receives them.
+        let signals = SignalSet.block([SIGINT, SIGTERM])
+        let client = try global.connect()
+        defer { client.close() }
+        let reply = try client.call(InputMethod.lend.qualified, ["device": .string(device)])
+        let lent = try reply.member("device", as: InputDevice.self)
+        output.reply(reply) {
+            ["lent \(lent.id) (\(lent.node), \"\(lent.name)\"): focusd takes it back when this ends (Ctrl-C or end of input)"]
+        }
+        StandardInputEnd.signalOnEOF()
+        _ = signals.wait()
+        _ = try client.call(InputMethod.reclaim.qualified, ["device": .string(device)])
+    }
+}
+
+/// Sends SIGTERM to this process when standard input ends, from a thread that blocks in read.
+enum StandardInputEnd {
+    static func signalOnEOF() {
+        var thread = pthread_t()
+        _ = pthread_create(&thread, nil, { _ in
+            var buffer: [UInt8] = []
+            while let count = try? Posix.read(STDIN_FILENO, into: &buffer, capacity: 4096), count > 0 {
+                buffer.removeAll(keepingCapacity: true)
+            }
+            kill(getpid(), SIGTERM)
+            return nil
+        }, nil)
+        pthread_detach(thread)
     }
 }
 

@@ -104,6 +104,29 @@ extension ServiceSocketTests {
             #expect(try daemon.connect().call("io.focusd.Focus.GetState")["state"] == before)
         }
 
+        @Test("a read-only uid may not Lend or Reclaim a device; full access gets NoSuchDevice for an unknown one")
+        func lendNeedsFullAccess() throws {
+            let daemon = try FocusdProcess(config: "[access]\nreadOnlyUids = [65534]\n", demo: true)
+            defer { daemon.stop() }
+            let replies = try Self.callsAsNobody(daemon, [
+                Self.call("io.focusd.Input.Lend", ["device": "input1-event1"]),
+                Self.call("io.focusd.Input.Reclaim", ["device": "input1-event1"]),
+                Self.call("io.focusd.Input.ListDevices"),
+            ])
+            try #require(replies.count == 3, "\(replies)")
+            #expect(replies[0]["error"] == "org.varlink.service.PermissionDenied", "\(replies[0])")
+            #expect(replies[1]["error"] == "org.varlink.service.PermissionDenied", "\(replies[1])")
+            #expect(replies[2]["parameters"]?["devices"] != nil)
+            for method in ["io.focusd.Input.Lend", "io.focusd.Input.Reclaim"] {
+                #expect(throws: VarlinkError.self) { try daemon.connect().call(method, ["device": "input1-event1"]) }
+                do {
+                    _ = try daemon.connect().call(method, ["device": "input1-event1"])
+                } catch let error as VarlinkError {
+                    #expect(error.name == "io.focusd.Input.NoSuchDevice" && error.parameters["id"] == "input1-event1")
+                }
+            }
+        }
+
         @Test("supplementary groups count: allowedGids grant everything, readOnlyGids only reading")
         func groupsFromPeerGroups() throws {
             let daemon = try FocusdProcess(config: "[access]\nallowedGids = [1500]\nreadOnlyGids = [1501]\n", demo: true)

@@ -66,7 +66,7 @@ struct DeploymentTests {
         // The group exists only where sysusers ran, so that one message is expected here.
         let complaints = lines.filter {
             $0.contains("70-focusd.rules") && !$0.hasPrefix("Reading rules file:")
-                && !$0.hasSuffix("Unknown group 'focusd', ignoring")
+                && !$0.hasSuffix("Unknown group 'focusd', ignoring") && !$0.hasSuffix("Unknown user 'focusd', ignoring")
         }
         #expect(complaints == [], "\(test.output)")
     }
@@ -94,8 +94,15 @@ struct DeploymentTests {
         let access = try #require(rules.firstIndex { $0.value("LABEL", op: "=") == "focusd_access" })
         #expect(access == grant - 1)
         #expect(rules.filter { $0.value("GROUP", op: "=") != nil }.count == 1)
-        // The ignore tag is never set by the file itself: it is the integrator's.
-        #expect(!rules.contains { $0.value("ENV", "FOCUSD_IGNORE", op: "=") != nil })
+        // The file sets the ignore tag only on focusd's own pass-through devices (which it also
+        // tags power-switch for logind); for any other device it is the integrator's.
+        let setters = rules.filter { $0.value("ENV", "FOCUSD_IGNORE", op: "=") != nil }
+        #expect(setters.count == 1)
+        #expect(setters.first?.value("ATTRS", "name", op: "==") == "focusd passthrough: *")
+        #expect(setters.first?.value("ATTRS", "id/bustype", op: "==") == "0006")
+        #expect(setters.first?.value("TAG", op: "+=") == "power-switch")
+        let setter = try #require(rules.firstIndex { $0.value("ENV", "FOCUSD_IGNORE", op: "=") != nil })
+        #expect(setter < skip, "tagged before the skip, so the pass-through device gets no access change")
     }
 
     @Test("the rules hint 4 counts per detent for a Griffin PowerMate and 100 for a Surface Dial")
@@ -168,7 +175,7 @@ struct DeploymentTests {
         #expect(service["Service", "PrivateTmp"] == ["yes"])
         #expect(service["Service", "RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK"])
         #expect(service["Service", "DevicePolicy"] == ["closed"])
-        #expect(service["Service", "DeviceAllow"] == ["char-input rw"])
+        #expect(service["Service", "DeviceAllow"] == ["char-input rw", "/dev/uinput rw"])
         #expect(service["Service", "PrivateNetwork"] == [])
         #expect(service["Service", "PrivateDevices"] == [])
         #expect(service["Service", "ExecReload"] == ["/bin/kill -HUP $MAINPID"])

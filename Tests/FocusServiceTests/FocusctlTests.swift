@@ -210,6 +210,9 @@ struct FocusctlTests {
         let scene = daemon.focusctl("state", "--scene", "elsewhere")
         #expect(scene.status == 2)
         #expect(scene.errors.contains("io.focusd.Focus.NoSuchScene: scene=\"elsewhere\""))
+        let lend = daemon.focusctl("lend", "input1-event1")
+        #expect(lend.status == 2)
+        #expect(lend.errors == "focusctl: io.focusd.Input.NoSuchDevice: id=\"input1-event1\"\n", "\(lend)")
         let quiet = daemon.focusctl("-q", "focus", "nope")
         #expect(quiet.status == 2)
         #expect(quiet.output.isEmpty && quiet.errors.isEmpty)
@@ -354,7 +357,7 @@ struct FocusctlTests {
         #expect(help.status == 0)
         let commands = [
             "state", "scenes", "devices", "move", "focus", "binding", "reset", "send", "scroll", "set-scene", "lint",
-            "monitor", "watch", "reload", "why", "goto", "record", "replay",
+            "monitor", "watch", "reload", "lend", "why", "goto", "record", "replay",
         ]
         // The section runs from its heading to the first blank line; each entry starts at column
         // 3 with the command's name, followed by its summary.

@@ -31,12 +31,23 @@ struct InputDeviceWireTests {
         info.identity.uniq = "A1"
         info.problem = "ignored by config"
         info.reasons = ["REL_DIAL and one button: a knob"]
+        info.lent = true
+        info.passthrough = "/dev/input/event9"
         let device = InputDevice(info)
         let wire = try JSONValue.parse(JSONTextEncoder().encode(device))
-        #expect(Self.contractFields.count == 15)
+        #expect(Self.contractFields.count == 17)
         #expect(Set(wire.objectValue?.keys ?? [:].keys) == Set(Self.contractFields))
         #expect(wire["class"] == "rotary")
         #expect(wire["backend"] == "libevdev")
+        #expect(wire["lent"] == true)
+        #expect(wire["passthrough"] == "/dev/input/event9")
         #expect(try wire.decode(InputDevice.self) == device)
+    }
+
+    @Test("a device not lent and without a pass-through device leaves both optional fields out")
+    func lentAndPassthroughAbsentWhenNot() throws {
+        let info = DeviceInfo(id: "a", identity: DeviceIdentity(name: "pad", node: "/dev/input/event1"), deviceClass: .gamepad)
+        let wire = try JSONValue.parse(JSONTextEncoder().encode(InputDevice(info)))
+        #expect(wire["lent"] == nil && wire["passthrough"] == nil)
     }
 }

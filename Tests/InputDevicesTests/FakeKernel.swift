@@ -21,6 +21,8 @@ final class FakeKernel: InputKernel {
         var keysDown: Set<UInt16> = []
         var grabError: PosixError?
         var udevProperties: [String: String]?
+        /// Sysfs knows the node: its sighting carries the identity (without capabilities).
+        var inSysfs = false
     }
 
     var udevRuns = false
@@ -48,7 +50,11 @@ final class FakeKernel: InputKernel {
         return NodeSighting(
             node: node, kind: kind,
             udev: entry?.udevProperties.map { .init(properties: $0, group: entry?.group) },
-            id: entry?.id ?? name, sysfsIdentity: nil, sysfsGroup: entry?.group)
+            id: entry?.id ?? name,
+            sysfsIdentity: entry.flatMap { $0.inSysfs ? $0.identity.map { DeviceIdentity(
+                name: $0.name, bus: $0.bus, vendor: $0.vendor, product: $0.product, version: $0.version, phys: $0.phys,
+                uniq: $0.uniq, node: node, group: entry?.group) } : nil },
+            sysfsGroup: entry?.group)
     }
 
     func enumerate() throws(PosixError) -> [DiscoveryNews] {
@@ -114,6 +120,30 @@ final class FakeKernel: InputKernel {
         if grab { grabbed.insert(node) } else { grabbed.remove(node) }
     }
 
+    /// Pass-through devices by source node: their spec and every frame written, in order.
+    private(set) var passthroughs: [String: (spec: PassthroughSpec, frames: [[InputEvent]])] = [:]
+    /// The event node the next pass-through device gets (nil: the kernel names none).
+    var nextPassthroughNode: String? = "/dev/input/event90"
+    /// Fails the next pass-through creation (no /dev/uinput).
+    var passthroughError: PosixError?
+
+    func createPassthrough(_ node: String, _ spec: PassthroughSpec) throws(PosixError) -> String? {
+        if let passthroughError { throw passthroughError }
+        calls.append("passthrough \(node)")
+        passthroughs[node] = (spec, [])
+        return nextPassthroughNode
+    }
+
+    func writePassthrough(_ node: String, _ events: [InputEvent]) throws(PosixError) {
+        calls.append("write \(node) " + events.map { "\($0.code):\($0.value)" }.joined(separator: ","))
+        passthroughs[node]?.frames.append(events)
+    }
+
+    func destroyPassthrough(_ node: String) {
+        guard passthroughs.removeValue(forKey: node) != nil else { return }
+        calls.append("destroy passthrough \(node)")
+    }
+
     func nodeExists(_ node: String) -> Bool { nodes[node] != nil }
 
     func dispatchLibinput() throws(PosixError) -> [InputCore.NodeGesture] { [] }
@@ -130,6 +160,8 @@ final class FakeLoop {
     /// How often the loop published its device list.
     private(set) var publishCount = 0
     private(set) var loop: LoopCore!
+    /// The answers to `lend` and `reclaim` commands: token and device, in order.
+    private(set) var completed: [(token: Int, device: DeviceInfo?)] = []
     /// Policy calls per node (each open attempt asks once before opening and once after).
     private(set) var policyCalls: [String: Int] = [:]
 
@@ -165,7 +197,7 @@ final class FakeLoop {
             publish: { [unowned self] in
                 published = $0
                 publishCount += 1
-            }, countWakeup: {})
+            }, countWakeup: {}, complete: { [unowned self] token, device in completed.append((token, device)) })
         loop.begin()
     }
 

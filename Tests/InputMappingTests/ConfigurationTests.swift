@@ -116,6 +116,10 @@ struct ConfigurationTests {
             ("[[profile]]\nname = \"a\"\ngamepadMapping = \"nope,x\"\n", 3, "GUID must be 32 hex digits"),
             ("[[profile]]\nname = \"a\"\n\nrepeat = 5\n", 4, "'profile[0].repeat' must be a table, found an integer"),
             ("profile = 3\n", 1, "'profile' must be an array of tables"),
+            ("[[profile]]\nname = \"a\"\npassthrough = \"all\"\n", 3, "'profile[0].passthrough' must be \"unmapped\", \"none\" or a list of key names, found \"all\""),
+            ("[[profile]]\nname = \"a\"\n\npassthrough = true\n", 4, "'profile[0].passthrough' must be \"unmapped\", \"none\" or a list of key names, found"),
+            ("[[profile]]\nname = \"a\"\npassthrough = [\"KEY_POWER\", \"KEY_NOPE\"]\n", 3, "'profile[0].passthrough[1]': unknown event code 'KEY_NOPE'"),
+            ("[[profile]]\nname = \"a\"\npassthrough = [\"REL_X\"]\n", 3, "is not a key or button"),
         ]
         for (text, line, fragment) in cases {
             guard let error = error(text) else {
@@ -125,6 +129,26 @@ struct ConfigurationTests {
             #expect(error.line == line, "\(text.debugDescription): \(error)")
             #expect(error.message.contains(fragment), "\(text.debugDescription): \(error)")
         }
+    }
+
+    @Test("a profile's passthrough is \"unmapped\" by default, \"none\", or a list of key names")
+    func passthroughOption() throws {
+        let configuration = try Configuration.parse("""
+            [[profile]]
+            name = "none"
+            passthrough = "none"
+            [[profile]]
+            name = "list"
+            passthrough = ["KEY_POWER", "KEY_VOLUMEUP"]
+            [[profile]]
+            name = "unmapped"
+            passthrough = "unmapped"
+            [[profile]]
+            name = "default"
+            """)
+        #expect(configuration.profiles.map(\.passthrough) == [Passthrough.none, .keys([116, 115]), .unmapped, nil])
+        #expect(DeviceSettings(deviceClass: .remote, profile: configuration.profiles[3]).passthrough == .unmapped)
+        #expect(DeviceSettings(deviceClass: .remote, profile: configuration.profiles[1]).passthrough == .keys([116, 115]))
     }
 
     @Test("a profile after a catch-all profile is a warning naming both lines")

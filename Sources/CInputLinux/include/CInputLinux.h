@@ -11,6 +11,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <linux/uinput.h>
 #include <sys/timerfd.h>
 #include <time.h>
 
@@ -73,6 +74,10 @@ static inline int cinput_eventfd_create(void) { return eventfd(0, EFD_CLOEXEC | 
 static inline int cinput_evdev_get_keys(int fd, uint8_t *bits, size_t length) {
     return ioctl(fd, EVIOCGKEY(length), bits);
 }
+
+/// UI_SET_PHYS on a /dev/uinput descriptor before the device is created (libevdev's uinput
+/// creation does not pass the phys on). Returns 0 or -1 with errno. Used by focusd-testdevice.
+static inline int cinput_uinput_set_phys(int fd, const char *phys) { return ioctl(fd, UI_SET_PHYS, phys); }
 
 /// The size of a full key bitmap.
 static const size_t cinput_key_bitmap_bytes = (KEY_MAX + 1 + 7) / 8;

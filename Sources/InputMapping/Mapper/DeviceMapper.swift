@@ -519,3 +519,28 @@ package func earlier(_ a: Int64?, _ b: Int64?) -> Int64? {
     guard let b else { return a }
     return min(a, b)
 }
+
+extension DeviceMapper {
+    /// The key and button codes this mapping uses: mapped to a command, part of a chord or a
+    /// long-press, a Shift that turns Tab into `previous`, or a raw button of the pad's SDL
+    /// mapping. None of them is ever passed through (input.md §11).
+    public var usedKeys: Set<UInt16> {
+        var used = Set(commands.keys)
+        for chord in settings.chords { used.formUnion(chord.codes) }
+        for longPress in settings.longPresses { used.insert(longPress.code) }
+        if commands[EventCode.KEY_TAB] != nil { used.formUnion(Self.shiftKeys) }
+        if let translator { used.formUnion(translator.rawButtons) }
+        return used
+    }
+
+    /// The keys the device's pass-through device carries (input.md §11): the device's keys its
+    /// mapping does not use, narrowed by the profile's `passthrough`; empty: no pass-through.
+    public var passthroughKeys: Set<UInt16> {
+        let free = identity.capabilities.keys.subtracting(usedKeys)
+        switch settings.passthrough {
+        case .unmapped: return free
+        case .none: return []
+        case .keys(let chosen): return free.intersection(chosen)
+        }
+    }
+}

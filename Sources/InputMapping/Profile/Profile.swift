@@ -10,6 +10,17 @@ public enum GrabMode: String, Hashable, Sendable, CaseIterable {
     case none
 }
 
+/// A profile's `passthrough` (input.md §11): which keys of an exclusively grabbed device focusd
+/// passes on to the system through a uinput device. A key mapped to a command never is.
+public enum Passthrough: Hashable, Sendable {
+    /// Every key of the device that its mapping does not use (the default).
+    case unmapped
+    /// No pass-through device.
+    case none
+    /// Only these keys (those the device has and its mapping does not use).
+    case keys(Set<UInt16>)
+}
+
 /// Which devices a profile applies to; every rule given must hold.
 public struct MatchRules: Hashable, Sendable {
     /// Glob (`*`, `?`, `[...]`) on the device name.
@@ -138,6 +149,9 @@ public struct Profile: Hashable, Sendable {
     public var chords: [Chord] = []
     /// An SDL_GameControllerDB mapping for pads that do not follow the kernel's gamepad layout.
     public var gamepadMapping: GamepadMapping?
+    /// Which keys of an exclusively grabbed device reach the system through its pass-through
+    /// device (input.md §11); nil: the default, `.unmapped`.
+    public var passthrough: Passthrough?
 
     public init(name: String, match: MatchRules = MatchRules()) {
         self.name = name

@@ -1,5 +1,6 @@
 // The one file that owns libevdev's pointers for focusd-testdevice: building a device description,
 // creating it through uinput, writing events, and reading a node.
+import CInputLinux
 import CLibevdev
 import Glibc
 
@@ -52,6 +53,8 @@ enum EventNames {
 /// Not `Sendable`: one thread owns it.
 final class UinputDevice: EventSink {
     private let uinput: OpaquePointer
+    /// Our /dev/uinput descriptor (libevdev does not close one it did not open).
+    private let uinputFD: Int32
     /// The `/dev/input/eventN` node of the device.
     let devnode: String
 
@@ -92,12 +95,26 @@ final class UinputDevice: EventSink {
             libevdev_enable_event_code(dev, UInt32(EV_REP), UInt32(REP_DELAY), &delay)
             libevdev_enable_event_code(dev, UInt32(EV_REP), UInt32(REP_PERIOD), &period)
         }
+        // libevdev's uinput creation does not pass the phys on (UI_SET_PHYS): set it on our own
+        // descriptor first, so the node has the model's phys as a real device would (focusd's
+        // former ids key on it).
+        let fd = open("/dev/uinput", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw ToolError.errno("cannot open /dev/uinput (is the uinput module loaded?)", -errno) }
+        uinputFD = fd
+        guard cinput_uinput_set_phys(fd, model.phys) == 0 else {
+            close(fd)
+            throw ToolError.errno("UI_SET_PHYS failed", -errno)
+        }
         var out: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &out)
-        guard rc == 0, let out else { throw ToolError.errno("cannot create uinput device (is the uinput module loaded?)", rc) }
+        let rc = libevdev_uinput_create_from_device(dev, fd, &out)
+        guard rc == 0, let out else {
+            close(fd)
+            throw ToolError.errno("cannot create uinput device (is the uinput module loaded?)", rc)
+        }
         uinput = out
         guard let node = libevdev_uinput_get_devnode(out) else {
             libevdev_uinput_destroy(out)
+            close(fd)
             throw ToolError("the uinput device has no /dev/input node")
         }
         devnode = String(cString: node)
@@ -115,7 +132,14 @@ final class UinputDevice: EventSink {
     }
 
     /// Destroys the kernel device; the node disappears.
-    func destroy() { libevdev_uinput_destroy(uinput) }
+    private var destroyed = false
+
+    func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
+        libevdev_uinput_destroy(uinput)
+        close(uinputFD)
+    }
 }
 
 /// One event as read from a node, with the kernel's timestamp.
