@@ -62,6 +62,10 @@ def body():
 
     # On the edit node `volume` the same turns are edit events, and focus stays.
     focusd.call("Focus", id="volume", scene="demo")
+    # The call's own focus event may reach the monitor after the reply: wait for it, so that it
+    # is not taken for a turn's event below.
+    focus.expect(lambda r: (r.get("event") or {}).get("kind") == "focus"
+                 and r["event"].get("to") == "volume", 5, "the programmatic focus on volume")
     focus.drain()
     turns(dev, 2, 300)
     total = 0
