@@ -78,6 +78,22 @@ final class DaemonService: Sendable {
                 core.value.access = core.value.makeAccess(configuration)
             }.wait()
         }
+        // Before the socket serves, so that a client's first ReloadConfig or Lend finds them.
+        let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
+        if !options.devices, let feed = options.inputFeed {
+            let listening = try loop.submit { core.value.router.listening }.wait()
+            feed(InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug), loop)
+        }
+        try loop.submit {
+            core.value.input.inputLoop = inputLoop
+            core.value.input.reload = { [weak self] in
+                guard let self else { return loop.makeSucceededFuture(([], [])) }
+                return self.reload(core: core, inputLoop: inputLoop, worker: worker, loop: loop)
+            }
+        }.wait()
+        // A socket that cannot be served ends the daemon: the devices it opened are released first.
+        var started = false
+        defer { if !started { inputLoop?.stop() } }
         let (server, webSocketServer) = try loop.flatSubmit {
             let service = Self.makeVarlinkService(core: core)
             // Both servers serve the one service, which stays on the loop.
@@ -95,6 +111,7 @@ final class DaemonService: Sendable {
                 }
             }.nonisolated()
         }.wait()
+        started = true
 
         let socketPath: String?
         switch socket.endpoint {
@@ -107,18 +124,6 @@ final class DaemonService: Sendable {
         }.wait()
 
         if let webSocketServer { try loop.submit { core.value.webSocketServer = webSocketServer }.wait() }
-        let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
-        if !options.devices, let feed = options.inputFeed {
-            let listening = try loop.submit { core.value.router.listening }.wait()
-            feed(InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug), loop)
-        }
-        try loop.submit {
-            core.value.input.inputLoop = inputLoop
-            core.value.input.reload = { [weak self] in
-                guard let self else { return loop.makeSucceededFuture(([], [])) }
-                return self.reload(core: core, inputLoop: inputLoop, worker: worker, loop: loop)
-            }
-        }.wait()
 
         while true {
             let signal = signals.wait()
