@@ -32,17 +32,17 @@ public enum SceneDiff {
         // A node that moved to another parent: one patch cannot move it without disturbing the
         // indexes of the patches around it; rare enough (a reparented element) for a SetScene.
         for (id, parent) in newParent where oldParent[id].map({ $0 != parent }) ?? false { return .replace }
-        var diff = Diff(oldNodes: oldNodes)
+        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
+        // more than the whole scene does: each replaced node is taken out and put back. The
+        // comparison stops as soon as it is past that.
+        var diff = Diff(oldNodes: oldNodes, limit: max(64, newNodes.count / 4))
         diff.compare(old.root, new.root)
+        if diff.patched > diff.limit { return .replace }
         let remove = oldParent.compactMap { id, parent -> String? in
             guard newNodes[id] == nil, newNodes[parent] != nil, !diff.replaced.contains(parent) else { return nil }
             return id
         }.sorted()
         if diff.upsert.isEmpty && remove.isEmpty && diff.scroll.isEmpty { return .none }
-        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
-        // more than the whole scene does: each replaced node is taken out and put back.
-        let patched = diff.upsert.reduce(0) { $0 + count($1.node) }
-        if patched > max(64, newNodes.count / 4) { return .replace }
         return .update(upsert: diff.upsert, remove: remove, scroll: diff.scroll)
     }
 
@@ -58,7 +58,7 @@ public enum SceneDiff {
         return a == b
     }
 
-    private static func count(_ node: Node) -> Int {
+    fileprivate static func count(_ node: Node) -> Int {
         1 + (node.children ?? []).reduce(0) { $0 + count($1) }
     }
 
@@ -75,14 +75,26 @@ public enum SceneDiff {
         /// Ids of old nodes inside subtrees that patches replace whole.
         var replaced: Set<String> = []
 
-        init(oldNodes: [String: Node]) {
+        /// The most nodes the patches may carry; past it the comparison stops.
+        let limit: Int
+        /// The nodes the patches carry so far.
+        var patched = 0
+
+        init(oldNodes: [String: Node], limit: Int) {
             self.oldNodes = oldNodes
+            self.limit = limit
+        }
+
+        private mutating func patch(_ patch: NodePatch) {
+            upsert.append(patch)
+            patched += SceneDiff.count(patch.node)
         }
 
         mutating func compare(_ old: Node, _ new: Node) {
             if let scroll = new.scroll, old.scroll?.offsetX != scroll.offsetX || old.scroll?.offsetY != scroll.offsetY {
                 self.scroll.append(ScrollOffset(node: new.id, offsetX: scroll.offsetX ?? 0, offsetY: scroll.offsetY ?? 0))
             }
+            if patched > limit { return }
             let oldChildren = old.children ?? []
             let newChildren = new.children ?? []
             if oldChildren.isEmpty && newChildren.isEmpty { return }
@@ -100,7 +112,7 @@ public enum SceneDiff {
                         compare(kept, child)
                     } else {
                         // Changed in place: replaced where it stands (no index, no reordering).
-                        upsert.append(NodePatch(parent: new.id, node: child))
+                        patch(NodePatch(parent: new.id, node: child))
                         markReplaced(kept)
                     }
                     previous = next
@@ -112,7 +124,7 @@ public enum SceneDiff {
                 }
                 current.insert(child.id, at: previous + 1)
                 previous += 1
-                upsert.append(NodePatch(parent: new.id, index: previous, node: child))
+                patch(NodePatch(parent: new.id, index: previous, node: child))
                 if let replacedNode = oldById[child.id] { markReplaced(replacedNode) }
             }
         }

@@ -353,7 +353,7 @@ enum PageScript {
     const structure = structureOf(root);
     const offsets = JSON.stringify(offsetsNow());
     if (structure !== lastStructure || fresh) {
-      const message = { t: "scene", root, url: location.href };
+      const message = { t: "scene", url: location.href };
       if (fresh) {
         message.fresh = true;
         message.focus = activeId();
@@ -364,7 +364,11 @@ enum PageScript {
       }
       lastStructure = structure;
       lastOffsets = offsets;
-      send(message);
+      // The root goes last, as its own text, so the adapter can hand focusd these very bytes in
+      // a SetScene instead of encoding the tree again.
+      const head = JSON.stringify(message);
+      const binding = window[BINDING];
+      if (typeof binding === "function") binding(`${head.slice(0, -1)},"root":${JSON.stringify(root)}}`);
     } else if (offsets !== lastOffsets) {
       lastOffsets = offsets;
       send({ t: "offsets", offsets: JSON.parse(offsets) });
