@@ -23,23 +23,23 @@ public enum SceneDiff {
         oldScene.root = Node(id: "")
         newScene.root = Node(id: "")
         if oldScene != newScene || old.root.id != new.root.id || !sameOwnFields(old.root, new.root) { return .replace }
+        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
+        // more than the whole scene does: each replaced node is taken out and put back. The
+        // comparison goes first and stops as soon as it is past that.
+        var diff = Diff(limit: max(64, count(new.root) / 4))
+        diff.compare(old.root, new.root)
+        if diff.patched > diff.limit { return .replace }
         var oldParent: [String: String] = [:]
-        var oldNodes: [String: Node] = [:]
-        index(old.root, parent: nil, parents: &oldParent, nodes: &oldNodes)
+        var oldIds: Set<String> = []
+        index(old.root, parent: nil, parents: &oldParent, ids: &oldIds)
         var newParent: [String: String] = [:]
-        var newNodes: [String: Node] = [:]
-        index(new.root, parent: nil, parents: &newParent, nodes: &newNodes)
+        var newIds: Set<String> = []
+        index(new.root, parent: nil, parents: &newParent, ids: &newIds)
         // A node that moved to another parent: one patch cannot move it without disturbing the
         // indexes of the patches around it; rare enough (a reparented element) for a SetScene.
         for (id, parent) in newParent where oldParent[id].map({ $0 != parent }) ?? false { return .replace }
-        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
-        // more than the whole scene does: each replaced node is taken out and put back. The
-        // comparison stops as soon as it is past that.
-        var diff = Diff(oldNodes: oldNodes, limit: max(64, newNodes.count / 4))
-        diff.compare(old.root, new.root)
-        if diff.patched > diff.limit { return .replace }
         let remove = oldParent.compactMap { id, parent -> String? in
-            guard newNodes[id] == nil, newNodes[parent] != nil, !diff.replaced.contains(parent) else { return nil }
+            guard !newIds.contains(id), newIds.contains(parent), !diff.replaced.contains(parent) else { return nil }
             return id
         }.sorted()
         if diff.upsert.isEmpty && remove.isEmpty && diff.scroll.isEmpty { return .none }
@@ -62,14 +62,13 @@ public enum SceneDiff {
         1 + (node.children ?? []).reduce(0) { $0 + count($1) }
     }
 
-    private static func index(_ node: Node, parent: String?, parents: inout [String: String], nodes: inout [String: Node]) {
-        nodes[node.id] = node
+    private static func index(_ node: Node, parent: String?, parents: inout [String: String], ids: inout Set<String>) {
+        ids.insert(node.id)
         if let parent { parents[node.id] = parent }
-        for child in node.children ?? [] { index(child, parent: node.id, parents: &parents, nodes: &nodes) }
+        for child in node.children ?? [] { index(child, parent: node.id, parents: &parents, ids: &ids) }
     }
 
     private struct Diff {
-        let oldNodes: [String: Node]
         var upsert: [NodePatch] = []
         var scroll: [ScrollOffset] = []
         /// Ids of old nodes inside subtrees that patches replace whole.
@@ -80,8 +79,7 @@ public enum SceneDiff {
         /// The nodes the patches carry so far.
         var patched = 0
 
-        init(oldNodes: [String: Node], limit: Int) {
-            self.oldNodes = oldNodes
+        init(limit: Int) {
             self.limit = limit
         }
 
