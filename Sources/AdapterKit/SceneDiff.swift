@@ -23,26 +23,26 @@ public enum SceneDiff {
         oldScene.root = Node(id: "")
         newScene.root = Node(id: "")
         if oldScene != newScene || old.root.id != new.root.id || !sameOwnFields(old.root, new.root) { return .replace }
+        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
+        // more than the whole scene does: each replaced node is taken out and put back. The
+        // comparison goes first and stops as soon as it is past that.
+        var diff = Diff(limit: max(64, count(new.root) / 4))
+        diff.compare(old.root, new.root)
+        if diff.patched > diff.limit { return .replace }
         var oldParent: [String: String] = [:]
-        var oldNodes: [String: Node] = [:]
-        index(old.root, parent: nil, parents: &oldParent, nodes: &oldNodes)
+        var oldIds: Set<String> = []
+        index(old.root, parent: nil, parents: &oldParent, ids: &oldIds)
         var newParent: [String: String] = [:]
-        var newNodes: [String: Node] = [:]
-        index(new.root, parent: nil, parents: &newParent, nodes: &newNodes)
+        var newIds: Set<String> = []
+        index(new.root, parent: nil, parents: &newParent, ids: &newIds)
         // A node that moved to another parent: one patch cannot move it without disturbing the
         // indexes of the patches around it; rare enough (a reparented element) for a SetScene.
         for (id, parent) in newParent where oldParent[id].map({ $0 != parent }) ?? false { return .replace }
-        var diff = Diff(oldNodes: oldNodes)
-        diff.compare(old.root, new.root)
         let remove = oldParent.compactMap { id, parent -> String? in
-            guard newNodes[id] == nil, newNodes[parent] != nil, !diff.replaced.contains(parent) else { return nil }
+            guard !newIds.contains(id), newIds.contains(parent), !diff.replaced.contains(parent) else { return nil }
             return id
         }.sorted()
         if diff.upsert.isEmpty && remove.isEmpty && diff.scroll.isEmpty { return .none }
-        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
-        // more than the whole scene does: each replaced node is taken out and put back.
-        let patched = diff.upsert.reduce(0) { $0 + count($1.node) }
-        if patched > max(64, newNodes.count / 4) { return .replace }
         return .update(upsert: diff.upsert, remove: remove, scroll: diff.scroll)
     }
 
@@ -58,31 +58,41 @@ public enum SceneDiff {
         return a == b
     }
 
-    private static func count(_ node: Node) -> Int {
+    fileprivate static func count(_ node: Node) -> Int {
         1 + (node.children ?? []).reduce(0) { $0 + count($1) }
     }
 
-    private static func index(_ node: Node, parent: String?, parents: inout [String: String], nodes: inout [String: Node]) {
-        nodes[node.id] = node
+    private static func index(_ node: Node, parent: String?, parents: inout [String: String], ids: inout Set<String>) {
+        ids.insert(node.id)
         if let parent { parents[node.id] = parent }
-        for child in node.children ?? [] { index(child, parent: node.id, parents: &parents, nodes: &nodes) }
+        for child in node.children ?? [] { index(child, parent: node.id, parents: &parents, ids: &ids) }
     }
 
     private struct Diff {
-        let oldNodes: [String: Node]
         var upsert: [NodePatch] = []
         var scroll: [ScrollOffset] = []
         /// Ids of old nodes inside subtrees that patches replace whole.
         var replaced: Set<String> = []
 
-        init(oldNodes: [String: Node]) {
-            self.oldNodes = oldNodes
+        /// The most nodes the patches may carry; past it the comparison stops.
+        let limit: Int
+        /// The nodes the patches carry so far.
+        var patched = 0
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        private mutating func patch(_ patch: NodePatch) {
+            upsert.append(patch)
+            patched += SceneDiff.count(patch.node)
         }
 
         mutating func compare(_ old: Node, _ new: Node) {
             if let scroll = new.scroll, old.scroll?.offsetX != scroll.offsetX || old.scroll?.offsetY != scroll.offsetY {
                 self.scroll.append(ScrollOffset(node: new.id, offsetX: scroll.offsetX ?? 0, offsetY: scroll.offsetY ?? 0))
             }
+            if patched > limit { return }
             let oldChildren = old.children ?? []
             let newChildren = new.children ?? []
             if oldChildren.isEmpty && newChildren.isEmpty { return }
@@ -100,7 +110,7 @@ public enum SceneDiff {
                         compare(kept, child)
                     } else {
                         // Changed in place: replaced where it stands (no index, no reordering).
-                        upsert.append(NodePatch(parent: new.id, node: child))
+                        patch(NodePatch(parent: new.id, node: child))
                         markReplaced(kept)
                     }
                     previous = next
@@ -112,7 +122,7 @@ public enum SceneDiff {
                 }
                 current.insert(child.id, at: previous + 1)
                 previous += 1
-                upsert.append(NodePatch(parent: new.id, index: previous, node: child))
+                patch(NodePatch(parent: new.id, index: previous, node: child))
                 if let replacedNode = oldById[child.id] { markReplaced(replacedNode) }
             }
         }

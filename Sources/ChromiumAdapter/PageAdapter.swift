@@ -72,7 +72,7 @@ final class PageAdapter {
             let fresh = message["fresh"]?.boolValue == true
             scene = Scene(name: sceneName, root: root)
             let known = link.sentScene(sceneName) != nil || monitored
-            link.publish(scene!)
+            link.publish(scene!, encodedRoot: Self.rootText(payload))
             if visible && (browser.activePage == nil || browser.activePage === self) { browser.show(self) }
             if fresh {
                 // The document's own focus, else its fragment's target, else focusd's default.
@@ -103,6 +103,43 @@ final class PageAdapter {
         default:
             AdapterLog.debug("page \(targetId): unknown message \(kind)")
         }
+    }
+
+    /// The text of a scene message's root, which the agent puts last: the value of the message's
+    /// top-level `root` member, only when that member closes the message and nothing before it
+    /// is an object or array (so the text is exactly what was parsed as `root`, nothing more).
+    static func rootText(_ payload: String) -> [UInt8]? {
+        let bytes = Array(payload.utf8)
+        let key = Array(#","root":"#.utf8)
+        guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
+        var inString = false, escaped = false, depth = 0
+        var start: Int?
+        var index = 1
+        while index < bytes.count - 1 {
+            let byte = bytes[index]
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if start == nil {
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { return nil }
+                if byte == key[0], index + key.count < bytes.count, bytes[index..<index + key.count].elementsEqual(key) {
+                    start = index + key.count
+                    index = start!
+                    continue
+                }
+            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                depth -= 1
+                if depth < 0 { return nil }
+            } else if byte == UInt8(ascii: ","), depth == 0 {
+                return nil  // another member after the root
+            }
+            index += 1
+        }
+        guard let start, start < bytes.count - 1, depth == 0, !inString else { return nil }
+        return Array(bytes[start..<(bytes.count - 1)])
     }
 
     /// Tells focusd the page's own focus. focusd's focus events older than its answer are not

@@ -21,4 +21,19 @@ struct PageScriptTests {
         #expect(PageAdapter.keyValue("info") == "Info")
         #expect(PageAdapter.keyValue("somethingNew") == "SomethingNew")
     }
+
+    @Test("a scene message's root text is taken only when it is exactly the message's last top-level member")
+    func rootTextIsExactlyTheRootMember() {
+        let text = { (payload: String) in PageAdapter.rootText(payload).map { String(decoding: $0, as: UTF8.self) } }
+        let root = ##"{"id":"#document","children":[{"id":"a","frame":{"x":1,"y":2,"width":3,"height":4}}]}"##
+        #expect(text(#"{"t":"scene","url":"http://x/?q=,\"root\":{"}"# + #","root":"# + root + "}") == root)
+        #expect(text(#"{"t":"scene","fresh":true,"focus":null,"root":"# + root + "}") == root)
+        // A member after the root, a container before it, a root nested deeper: not taken.
+        #expect(text(#"{"t":"scene","root":"# + root + #","policy":"android"}"#) == nil)
+        #expect(text(#"{"t":"scene","x":{"a":1},"root":"# + root + "}") == nil)
+        #expect(text(#"{"t":"scene","x":[1,"root":2],"root":"# + root + "}") == nil)
+        #expect(text(#"{"t":"scene"}"#) == nil)
+        #expect(text(#"{"t":"scene","root":}"#) == nil)
+        #expect(text("") == nil)
+    }
 }
