@@ -3,6 +3,8 @@
 Used by atspi_test.py --bench N (it owns the session, focusd, the fixture and the adapter):
   - a command (focusd `Send`) to the application's `focused` event, against the floor of a bare
     `GrabFocus` → `focused` round trip by this process on the same bus, samples interleaved;
+  - an application-side focus move → focusd's Monitor reporting it, against the floor of the bus
+    `focused` event's arrival at this process's own listener (adapters.md §3: within 20 ms);
   - the first scene of a 2,000-node window (a second fixture window), from the window's creation.
 Both sides are observed by the same listener (this process's D-Bus connection), so its own cost
 is in the floor too.
@@ -110,6 +112,77 @@ def run(samples, address, sock_path, bus_name, scene, ids, varlink, wait_for, ap
                f"p99 {p99:.2f} ms (goal <= 30 ms) ({len(through)} samples, {samples - len(through)} lost)")
     verdict = "meets" if median <= 2.5 * median_floor and median <= 10 and p99 <= 30 else "MISSES"
     print_line(f"bench: the command round trip {verdict} adapters.md §4")
+    return verdict == "meets"
+
+
+class SceneMonitor:
+    """focusd's Monitor of one scene, read without blocking."""
+
+    def __init__(self, path, scene):
+        self.s = socket.socket(socket.AF_UNIX)
+        self.s.connect(path)
+        self.s.sendall(json.dumps({"method": "io.focusd.Focus.Monitor", "parameters": {"scene": scene},
+                                   "more": True}).encode() + b"\0")
+        self.s.setblocking(False)
+        self.buffer = b""
+
+    def events(self):
+        try:
+            while True:
+                data = self.s.recv(1 << 16)
+                if not data:
+                    break
+                self.buffer += data
+        except BlockingIOError:
+            pass
+        out = []
+        while b"\0" in self.buffer:
+            message, self.buffer = self.buffer.split(b"\0", 1)
+            event = json.loads(message).get("parameters", {}).get("event")
+            if event:
+                out.append(event)
+        return out
+
+
+def app_change(samples, address, sock_path, scene, ids, tell, print_line):
+    """adapters.md §3 "within 20 ms of the event": the application moves focus itself (the
+    fixture's `focus NAME` on its stdin); from the bus's `focused` event reaching a listener of
+    its own (this process: the floor) to focusd's Monitor reporting the focus (the adapter's
+    share: its bus read, its Focus call, focusd). Both arrivals are seen by one loop here."""
+    listener = FocusListener(address)
+    monitor = SceneMonitor(sock_path, scene)
+    names = ["three", "four"]
+    bus_ms, scene_ms, lag = [], [], []
+    for i in range(samples):
+        name = names[i % 2]
+        target = ids[name]
+        monitor.events()
+        t0 = time.perf_counter()
+        tell("focus " + name)
+        seen_bus = seen_scene = None
+        end = time.monotonic() + 2
+        while (seen_bus is None or seen_scene is None) and time.monotonic() < end:
+            listener.context.iteration(False)
+            if seen_bus is None and listener.seen.get(target, 0) >= t0:
+                seen_bus = listener.seen[target]
+            if seen_scene is None and any(e.get("kind") == "focus" and e.get("to") == target for e in monitor.events()):
+                seen_scene = time.perf_counter()
+        if seen_bus and seen_scene:
+            bus_ms.append((seen_bus - t0) * 1000)
+            scene_ms.append((seen_scene - t0) * 1000)
+            lag.append((seen_scene - seen_bus) * 1000)
+        time.sleep(0.02)
+    if not lag:
+        print_line("bench: no application-side samples")
+        return False
+    print_line(f"floor  application focus -> bus `focused` at a listener: median {statistics.median(bus_ms):.2f} ms, "
+               f"p99 {percentile(bus_ms, 99):.2f} ms ({len(bus_ms)} samples)")
+    print_line(f"adapter application focus -> focusd's Monitor: median {statistics.median(scene_ms):.2f} ms, "
+               f"p99 {percentile(scene_ms, 99):.2f} ms; after the bus event: median {statistics.median(lag):.2f} ms, "
+               f"p99 {percentile(lag, 99):.2f} ms, max {max(lag):.2f} ms (goal <= 20 ms) "
+               f"({len(lag)} samples, {samples - len(lag)} lost)")
+    verdict = "meets" if percentile(lag, 99) <= 20 else "MISSES"
+    print_line(f"bench: event -> scene {verdict} adapters.md §3 (p99 <= 20 ms)")
     return verdict == "meets"
 
 
