@@ -16,6 +16,7 @@ public final class AdapterLoop {
 
     private struct Watch {
         var fd: Int32
+        var wantsWrite: (() -> Bool)?
         var handler: (_ closed: Bool) -> Void
     }
 
@@ -31,12 +32,15 @@ public final class AdapterLoop {
     }
 
     /// Calls `handler` each time `fd` is readable (or hung up: `closed` is true; a read then
-    /// reports end of stream or the error). The watch stays until ``remove(_:)``.
+    /// reports end of stream or the error), and, while `wantsWrite` (asked before each sleep)
+    /// answers true, each time it is writable: a connection whose output is queued behind a full
+    /// socket buffer is woken to write it instead of waiting for the next incoming message.
+    /// The watch stays until ``remove(_:)``.
     @discardableResult
-    public func watch(_ fd: Int32, _ handler: @escaping (_ closed: Bool) -> Void) -> Token {
+    public func watch(_ fd: Int32, wantsWrite: (() -> Bool)? = nil, _ handler: @escaping (_ closed: Bool) -> Void) -> Token {
         let token = Token(raw: nextToken)
         nextToken += 1
-        watches[token.raw] = Watch(fd: fd, handler: handler)
+        watches[token.raw] = Watch(fd: fd, wantsWrite: wantsWrite, handler: handler)
         return token
     }
 
@@ -103,10 +107,11 @@ public final class AdapterLoop {
             if let earliest = timers.values.map(\.deadline).min() {
                 timeout = Int32(clamping: (earliest - now + 999_999) / 1_000_000)
             }
-            let fds = Array(Set(watches.values.map(\.fd)))
+            var interest: [Int32: Bool] = [:]
+            for watch in watches.values { interest[watch.fd, default: false] = interest[watch.fd, default: false] || (watch.wantsWrite?() ?? false) }
             let ready: [PollReadiness]
             do {
-                ready = try Posix.pollReadable(fds, timeoutMilliseconds: timeout)
+                ready = try Posix.pollReady(interest.map { ($0.key, $0.value) }, timeoutMilliseconds: timeout)
             } catch {
                 AdapterLog.error("the adapter's loop cannot wait: \(error)")
                 return

@@ -168,6 +168,9 @@ public final class AtspiAdapter {
     /// The bus connection's descriptor: call `wake()` when it is readable.
     public var descriptor: Int32 { connection?.descriptor ?? -1 }
 
+    /// The poll events sd-bus waits for on `descriptor`: POLLIN, and POLLOUT while output is queued.
+    public var events: Int16 { connection?.events ?? 0 }
+
     /// When to call `wake()` even if nothing arrives (CLOCK_MONOTONIC µs): the bus's earliest call
     /// timeout or the earliest unconfirmed focus request; nil: no deadline.
     public var deadline: UInt64? { [connection?.deadline, confirmDeadline].compactMap { $0 }.min() }

@@ -15,13 +15,21 @@ public struct PollReadiness: Sendable, Equatable {
     public var readable: Bool
     /// Error or hang-up: the peer is gone (a read reports how).
     public var closed: Bool
+    /// Writable (only reported for descriptors polled with `writable` interest).
+    public var writable: Bool = false
 }
 
 extension Posix {
     /// Waits until one of `fds` is readable or closed, or `timeoutMilliseconds` pass (< 0: forever).
     /// `EINTR` returns an empty list (the caller loops).
     public static func pollReadable(_ fds: [Int32], timeoutMilliseconds: Int32) throws(PosixError) -> [PollReadiness] {
-        var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        try pollReady(fds.map { ($0, false) }, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Waits until one of `fds` is readable or closed, or writable where `writable` is asked, or
+    /// `timeoutMilliseconds` pass (< 0: forever). `EINTR` returns an empty list (the caller loops).
+    public static func pollReady(_ fds: [(fd: Int32, writable: Bool)], timeoutMilliseconds: Int32) throws(PosixError) -> [PollReadiness] {
+        var entries = fds.map { pollfd(fd: $0.fd, events: Int16(POLLIN) | ($0.writable ? Int16(POLLOUT) : 0), revents: 0) }
         let count = Glibc.poll(&entries, nfds_t(entries.count), timeoutMilliseconds)
         if count < 0 {
             let code = currentErrno()
@@ -33,7 +41,8 @@ extension Posix {
             guard entry.revents != 0 else { return nil }
             let readable = entry.revents & Int16(POLLIN) != 0
             let closed = entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
-            return PollReadiness(fd: entry.fd, readable: readable, closed: closed)
+            let writable = entry.revents & Int16(POLLOUT) != 0
+            return PollReadiness(fd: entry.fd, readable: readable, closed: closed, writable: writable)
         }
     }
 

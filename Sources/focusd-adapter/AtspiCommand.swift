@@ -62,7 +62,11 @@ final class AtspiBridge: FocusdLinkDelegate, AtspiSceneSink {
             self.adapter = adapter
             retryDelay = 1
             AdapterLog.info("atspi: following the applications on the accessibility bus at \(address)")
-            watch = loop.watch(adapter.descriptor) { [unowned self] _ in self.wake() }
+            // POLLOUT too while sd-bus has output queued behind a full socket buffer (a first
+            // read queues thousands of calls), so a request is written as soon as there is room.
+            watch = loop.watch(adapter.descriptor, wantsWrite: { [unowned self] in
+                (self.adapter?.events ?? 0) & Int16(POLLOUT) != 0
+            }) { [unowned self] _ in self.wake() }
             loop.post { [unowned self] in self.wake() }
         } catch {
             AdapterLog.error("\(error); trying again in \(retryDelay) s")

@@ -3,6 +3,8 @@
 Used by atspi_test.py --bench N (it owns the session, focusd, the fixture and the adapter):
   - a command (focusd `Send`) to the application's `focused` event, against the floor of a bare
     `GrabFocus` → `focused` round trip by this process on the same bus, samples interleaved;
+  - an application-side focus move → focusd's Monitor reporting it, against the floor of the bus
+    `focused` event's arrival at this process's own listener (adapters.md §3: within 20 ms);
   - the first scene of a 2,000-node window (a second fixture window), from the window's creation.
 Both sides are observed by the same listener (this process's D-Bus connection), so its own cost
 is in the floor too.
@@ -31,7 +33,17 @@ class FocusListener:
         self.bus.add_signal_receiver(self.on_state, signal_name="StateChanged",
                                      dbus_interface="org.a11y.atspi.Event.Object", path_keyword="path",
                                      sender_keyword="sender")
+        self.children = 0.0  # arrival of the last children-changed add
+        self.arrivals = []  # arrival of every object event (the application's bus events)
+        self.bus.add_signal_receiver(self.on_object, dbus_interface="org.a11y.atspi.Event.Object",
+                                     member_keyword="member")
         self.context = GLib.MainContext.default()
+
+    def on_object(self, detail, *_args, member=None, **_kwargs):
+        now = time.perf_counter()
+        self.arrivals.append(now)
+        if member == "ChildrenChanged" and str(detail).startswith("add"):
+            self.children = now
 
     def on_state(self, detail, d1, d2, data, props=None, path=None, sender=None):
         if detail == "focused" and d1 == 1:
@@ -110,6 +122,110 @@ def run(samples, address, sock_path, bus_name, scene, ids, varlink, wait_for, ap
                f"p99 {p99:.2f} ms (goal <= 30 ms) ({len(through)} samples, {samples - len(through)} lost)")
     verdict = "meets" if median <= 2.5 * median_floor and median <= 10 and p99 <= 30 else "MISSES"
     print_line(f"bench: the command round trip {verdict} adapters.md §4")
+    return verdict == "meets"
+
+
+class SceneMonitor:
+    """focusd's Monitor of one scene, read without blocking."""
+
+    def __init__(self, path, scene):
+        self.s = socket.socket(socket.AF_UNIX)
+        self.s.connect(path)
+        self.s.sendall(json.dumps({"method": "io.focusd.Focus.Monitor", "parameters": {"scene": scene},
+                                   "more": True}).encode() + b"\0")
+        self.s.setblocking(False)
+        self.buffer = b""
+
+    def events(self):
+        try:
+            while True:
+                data = self.s.recv(1 << 16)
+                if not data:
+                    break
+                self.buffer += data
+        except BlockingIOError:
+            pass
+        out = []
+        while b"\0" in self.buffer:
+            message, self.buffer = self.buffer.split(b"\0", 1)
+            event = json.loads(message).get("parameters", {}).get("event")
+            if event:
+                out.append(event)
+        return out
+
+
+def app_change(samples, address, sock_path, scene, ids, tell, print_line):
+    """adapters.md §3 "within 20 ms of the event": the application moves focus itself (the
+    fixture's `focus NAME` on its stdin); from the bus's `focused` event reaching a listener of
+    its own (this process: the floor) to focusd's Monitor reporting the focus (the adapter's
+    share: its bus read, its Focus call, focusd). Both arrivals are seen by one loop here."""
+    listener = FocusListener(address)
+    monitor = SceneMonitor(sock_path, scene)
+    names = ["three", "four"]
+    bus_ms, scene_ms, lag = [], [], []
+    for i in range(samples):
+        name = names[i % 2]
+        target = ids[name]
+        monitor.events()
+        t0 = time.perf_counter()
+        tell("focus " + name)
+        seen_bus = seen_scene = None
+        end = time.monotonic() + 2
+        while (seen_bus is None or seen_scene is None) and time.monotonic() < end:
+            listener.context.iteration(False)
+            if seen_bus is None and listener.seen.get(target, 0) >= t0:
+                seen_bus = listener.seen[target]
+            if seen_scene is None and any(e.get("kind") == "focus" and e.get("to") == target for e in monitor.events()):
+                seen_scene = time.perf_counter()
+        if seen_bus and seen_scene:
+            bus_ms.append((seen_bus - t0) * 1000)
+            scene_ms.append((seen_scene - t0) * 1000)
+            lag.append((seen_scene - seen_bus) * 1000)
+        time.sleep(0.02)
+    if not lag:
+        print_line("bench: no application-side samples")
+        return False
+    print_line(f"floor  application focus -> bus `focused` at a listener: median {statistics.median(bus_ms):.2f} ms, "
+               f"p99 {percentile(bus_ms, 99):.2f} ms ({len(bus_ms)} samples)")
+    print_line(f"adapter application focus -> focusd's Monitor: median {statistics.median(scene_ms):.2f} ms, "
+               f"p99 {percentile(scene_ms, 99):.2f} ms; after the bus event: median {statistics.median(lag):.2f} ms, "
+               f"p99 {percentile(lag, 99):.2f} ms, max {max(lag):.2f} ms (goal <= 20 ms) "
+               f"({len(lag)} samples, {samples - len(lag)} lost)")
+    # A widget added by the application: its children-changed event, then focusd's scene event
+    # (the adapter reads the new child and sends the diff).
+    added, after_last = [], []
+    for i in range(min(samples, 30)):
+        monitor.events()
+        t0 = time.perf_counter()
+        tell("add")
+        seen_bus = seen_scene = None
+        end = time.monotonic() + 2
+        while (seen_bus is None or seen_scene is None) and time.monotonic() < end:
+            listener.context.iteration(False)
+            if seen_bus is None and listener.children >= t0:
+                seen_bus = listener.children
+            if seen_scene is None and any(e.get("kind") == "scene" for e in monitor.events()):
+                seen_scene = time.perf_counter()
+        if seen_bus and seen_scene:
+            added.append((seen_scene - seen_bus) * 1000)
+            # GTK places the new widget at its next layout (bounds-changed, showing): the scene
+            # can reflect it only after the last of the application's events before it.
+            last = max(t for t in listener.arrivals if t <= seen_scene)
+            after_last.append((seen_scene - last) * 1000)
+        listener.arrivals = []
+        time.sleep(0.02)
+    if after_last:
+        print_line(f"adapter widget added -> focusd's scene event, after the application's last bus event before it: "
+                   f"median {statistics.median(after_last):.2f} ms, p99 {percentile(after_last, 99):.2f} ms, "
+                   f"max {max(after_last):.2f} ms (goal <= 20 ms)")
+    if added:
+        print_line(f"adapter widget added -> focusd's scene event, after the bus children-changed: median "
+                   f"{statistics.median(added):.2f} ms, p99 {percentile(added, 99):.2f} ms, max {max(added):.2f} ms "
+                   f"(goal <= 20 ms) ({len(added)} samples, {min(samples, 30) - len(added)} lost)")
+    else:
+        print_line("adapter widget added -> focusd's scene event: no samples")
+    verdict = "meets" if percentile(lag, 99) <= 20 and after_last and percentile(after_last, 99) <= 20 else "MISSES"
+    print_line(f"bench: event -> scene {verdict} adapters.md §3 (p99 <= 20 ms)")
     return verdict == "meets"
 
 
