@@ -9,16 +9,27 @@ import Testing
 struct EmbeddedResourcesTests {
     static let resources = ServiceTestPaths.root + "/Sources/FocusService/Resources/"
 
-    @Test("the embedded interface texts and demo scene equal Sources/FocusService/Resources (run scripts/embed-resources)")
+    @Test("every embedded text (interfaces, demo scene, web/focusd.js, web/demo.html) equals its source file whole (run scripts/embed-resources)")
     func embeddedEqualsFiles() throws {
         let pairs = [
-            ("io.focusd.Focus.varlink", EmbeddedResources.focusInterface),
-            ("io.focusd.Input.varlink", EmbeddedResources.inputInterface),
-            ("io.focusd.Inspect.varlink", EmbeddedResources.inspectInterface),
-            ("demo-scene.json", EmbeddedResources.demoScene),
+            ("Sources/FocusService/Resources/io.focusd.Focus.varlink", EmbeddedResources.focusInterface),
+            ("Sources/FocusService/Resources/io.focusd.Input.varlink", EmbeddedResources.inputInterface),
+            ("Sources/FocusService/Resources/io.focusd.Inspect.varlink", EmbeddedResources.inspectInterface),
+            ("Sources/FocusService/Resources/demo-scene.json", EmbeddedResources.demoScene),
+            ("web/focusd.js", EmbeddedResources.webModule),
+            ("web/demo.html", EmbeddedResources.webDemoPage),
         ]
         for (file, embedded) in pairs {
-            #expect(embedded == (try String(contentsOfFile: Self.resources + file, encoding: .utf8)), "\(file)")
+            #expect(embedded == (try String(contentsOfFile: ServiceTestPaths.root + "/" + file, encoding: .utf8)), "\(file)")
+        }
+    }
+
+    @Test("the generated file's header names each of its real sources")
+    func headerNamesSources() throws {
+        let generated = try String(contentsOfFile: ServiceTestPaths.root + "/Sources/FocusService/EmbeddedResources.swift", encoding: .utf8)
+        let header = generated.prefix { $0 != "\n" }
+        for source in ["Sources/FocusService/Resources/", "web/focusd.js", "web/demo.html"] {
+            #expect(header.contains(source), "the header does not name \(source): \(header)")
         }
     }
 
