@@ -45,8 +45,10 @@ public final class AtspiAdapter {
         let bus: String
         var name = ""
         var tree = AccessibleTree()
-        /// Reads in flight; scenes are built only when the application's answers are all in.
-        var pending = 0
+        /// Reads in flight per window ("" for the application's root): a window's scene is built
+        /// when the reads under it (and the root's, which decide which windows there are) are in;
+        /// another window's reads do not hold it back.
+        var pending: [String: Int] = [:]
         var dirtyWindows = Set<String>()
         var sent: [String: SceneNode] = [:]
         /// Windows whose bounds or subtree must be read again at the end of this wake-up.
@@ -234,10 +236,10 @@ public final class AtspiAdapter {
             app.tree.remove(path)
             app.tree[path] = Accessible(path: path, parent: parent)
         }
-        app.pending += 1  // GetRole; readExtents and readState count themselves
+        let key = begin(app, path)  // GetRole; readExtents and readState count themselves
         call(app.bus, path, "Accessible", "GetRole") { [unowned self] result in
             if case .success(let v) = result, let role = v.first?.int { app.tree.nodes[path]?.role = role }
-            self.answered(app, path)
+            self.answered(app, path, key)
         }
         readExtents(app, path)
         readState(app, path)
@@ -245,7 +247,7 @@ public final class AtspiAdapter {
 
     /// Reads an accessible's state; where it is shown, its children are read too.
     private func readState(_ app: App, _ path: String) {
-        app.pending += 1
+        let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetState") { [unowned self] result in
             if case .success(let v) = result, let words = v.first?.items?.compactMap(\.int), app.tree[path] != nil {
                 let states = AtspiStates(words: words)
@@ -256,24 +258,29 @@ public final class AtspiAdapter {
             } else if case .failure = result {
                 app.tree.remove(path)
             }
-            self.answered(app, path)
+            self.answered(app, path, key)
         }
     }
 
-    private func readExtents(_ app: App, _ path: String) {
-        app.pending += 1
+    /// Reads an accessible's extents; `moved` runs (before the answer is counted in) when their
+    /// origin changed (or they became real, or stopped being real).
+    private func readExtents(_ app: App, _ path: String, moved: (() -> Void)? = nil) {
+        let key = begin(app, path)
         call(app.bus, path, "Component", "GetExtents", [.uint32(0)]) { [unowned self] result in
             if case .success(let v) = result, let r = v.first?.items?.compactMap(\.int), r.count == 4 {
-                app.tree.nodes[path]?.extents = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
+                let old = app.tree.nodes[path]?.extents
+                let new = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
+                app.tree.nodes[path]?.extents = new
+                if old?.x != new?.x || old?.y != new?.y { moved?() }
             }
-            self.answered(app, path)
+            self.answered(app, path, key)
         }
     }
 
     private func readChildren(_ app: App, _ path: String) {
-        app.pending += 1
+        let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetChildren") { [unowned self] result in
-            defer { self.answered(app, path) }
+            defer { self.answered(app, path, key) }
             guard case .success(let v) = result, app.tree[path] != nil else { return }
             let children = (v.first?.items ?? []).compactMap { child -> String? in
                 guard let parts = child.items, parts.count == 2, parts[0].string == app.bus else { return nil }
@@ -292,8 +299,15 @@ public final class AtspiAdapter {
         }
     }
 
-    private func answered(_ app: App, _ path: String) {
-        app.pending -= 1
+    /// Counts a read of `path` in flight under its window (the key its answer is counted off).
+    private func begin(_ app: App, _ path: String) -> String {
+        let key = app.tree.window(of: path, root: AtspiAdapter.root) ?? ""
+        app.pending[key, default: 0] += 1
+        return key
+    }
+
+    private func answered(_ app: App, _ path: String, _ key: String) {
+        if let left = app.pending[key], left > 1 { app.pending[key] = left - 1 } else { app.pending[key] = nil }
         if let window = app.tree.window(of: path, root: AtspiAdapter.root) { app.dirtyWindows.insert(window) }
     }
 
@@ -371,38 +385,47 @@ public final class AtspiAdapter {
 
     // MARK: sending scenes
 
-    /// After each wake-up: re-read coalesced bounds, then send what changed for every application
-    /// whose answers are all in.
+    /// After each wake-up: re-read coalesced bounds, then send each changed window whose reads
+    /// (and its application root's) are all answered.
     private func flush() {
         for app in apps.values {
             if !app.boundsDirty.isEmpty {
                 let paths = app.boundsDirty
                 app.boundsDirty = []
-                var reread = Set<String>()
                 var containers = Set<String>()
+                // Only what the events name: an accessible whose size or place within its parent
+                // changes sends its own bounds-changed. Its kept descendants are read again only
+                // when it moved on the screen (a window moved, a container with a window of its
+                // own moved): their screen extents moved with it, and no event says so.
                 for path in paths {
-                    collectKept(app, path, into: &reread)
+                    readExtents(app, path) { [unowned self] in
+                        var under = Set<String>()
+                        self.collectKept(app, path, into: &under)
+                        under.remove(path)
+                        self.debug?("atspi: \(path) moved: re-reading \(under.count) extents under it")
+                        for child in under { self.readExtents(app, child) }
+                    }
                     collectContainers(app, path, into: &containers)
                 }
-                for path in reread { readExtents(app, path) }
                 // GTK 3 reports a widget shown before it is mapped and sends no event when it is:
                 // its first placement (a bounds change) is when its state is worth reading again.
-                for path in paths where reread.contains(path) {
+                for path in paths {
                     if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) { readState(app, path) }
                 }
                 for path in containers { readChildren(app, path) }
+                debug?("atspi: \(paths.count) bounds-changed: re-reading their extents, \(containers.count) children lists")
             }
-            guard app.pending == 0, !app.dirtyWindows.isEmpty else { continue }
-            let windows = app.dirtyWindows
-            app.dirtyWindows = []
+            guard app.pending[""] == nil, !app.dirtyWindows.isEmpty else { continue }
+            let ready = app.dirtyWindows.filter { app.pending[$0] == nil }
+            guard !ready.isEmpty else { continue }
+            app.dirtyWindows.subtract(ready)
             let listed = Set(app.tree[AtspiAdapter.root]?.children ?? [])
-            for window in windows { send(app, window, listed: listed.contains(window)) }
+            for window in ready { send(app, window, listed: listed.contains(window)) }
         }
     }
 
-    /// `path` and its descendants that are in a sent scene, whose extents follow a bounds change;
-    /// `path` itself too when it is a window, a section or focusable (a widget added at run time is
-    /// allocated its place after it was read).
+    /// `path` and its descendants that are in a sent scene, whose screen extents follow `path`'s
+    /// when it moves; `path` itself too when it is a window, a section or focusable.
     private func collectKept(_ app: App, _ path: String, into out: inout Set<String>) {
         guard let node = app.tree[path] else { return }
         // Not yet known not to matter: its first extents may have been read before it was placed.
