@@ -36,14 +36,26 @@ class FocusListener:
         self.children = 0.0  # arrival of the last children-changed add
         self.arrivals = []  # arrival of every object event (the application's bus events)
         self.bus.add_signal_receiver(self.on_object, dbus_interface="org.a11y.atspi.Event.Object",
-                                     member_keyword="member")
+                                     member_keyword="member", sender_keyword="sender", path_keyword="path")
         self.context = GLib.MainContext.default()
+        self.read_added = False  # floor samples: read the added child's extents once it is placed
+        self.added = None  # the added child (bus name, path) while its placement is awaited
+        self.added_read = 0.0  # when that read was answered
 
-    def on_object(self, detail, *_args, member=None, **_kwargs):
+    def on_object(self, detail, d1=0, d2=0, data=None, *_args, member=None, sender=None, path=None, **_kwargs):
         now = time.perf_counter()
         self.arrivals.append(now)
         if member == "ChildrenChanged" and str(detail).startswith("add"):
             self.children = now
+            if self.read_added and data is not None:
+                self.added = (str(data[0]) or str(sender), str(data[1]))
+        elif member == "BoundsChanged" and self.added and str(path) == self.added[1]:
+            # The floor of an added widget: GTK places it at its next layout (its bounds-changed);
+            # one call to the application then, answered (the adapter needs at least that read).
+            name, child = self.added
+            self.added = None
+            self.bus.call_blocking(name, child, "org.a11y.atspi.Component", "GetExtents", "u", [0])
+            self.added_read = time.perf_counter()
 
     def on_state(self, detail, d1, d2, data, props=None, path=None, sender=None):
         if detail == "focused" and d1 == 1:
@@ -193,8 +205,24 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line):
                f"({len(lag)} samples, {samples - len(lag)} lost)")
     # A widget added by the application: its children-changed event, then focusd's scene event
     # (the adapter reads the new child and sends the diff).
-    added, after_last = [], []
+    added, after_last, floor = [], [], []
     for i in range(min(samples, 30)):
+        # Interleaved: a floor sample (the bench's own GetExtents of the added child at its
+        # children-changed), then an adapter sample.
+        listener.read_added = True
+        t0 = time.perf_counter()
+        tell("add")
+        end = time.monotonic() + 2
+        while (listener.children < t0 or listener.added) and time.monotonic() < end:
+            listener.context.iteration(False) or time.sleep(0.0002)
+        listener.read_added = False
+        listener.added = None
+        if listener.children >= t0 and listener.added_read >= listener.children:
+            floor.append((listener.added_read - listener.children) * 1000)
+        time.sleep(0.05)
+        while listener.context.iteration(False):
+            pass
+        listener.arrivals = []
         monitor.events()
         t0 = time.perf_counter()
         tell("add")
@@ -214,6 +242,9 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line):
             after_last.append((seen_scene - last) * 1000)
         listener.arrivals = []
         time.sleep(0.02)
+    if floor:
+        print_line(f"floor  widget added: children-changed -> the new child's GetExtents, sent at its bounds-changed, answered: median "
+                   f"{statistics.median(floor):.2f} ms, p99 {percentile(floor, 99):.2f} ms ({len(floor)} samples)")
     if after_last:
         print_line(f"adapter widget added -> focusd's scene event, after the application's last bus event before it: "
                    f"median {statistics.median(after_last):.2f} ms, p99 {percentile(after_last, 99):.2f} ms, "
