@@ -51,8 +51,10 @@ public final class AtspiAdapter {
         var pending: [String: Int] = [:]
         var dirtyWindows = Set<String>()
         var sent: [String: SceneNode] = [:]
-        /// Windows whose bounds or subtree must be read again at the end of this wake-up.
-        var boundsDirty = Set<String>()
+        /// Accessibles whose bounds must be read again at the end of this wake-up, each with the
+        /// extents known when its first event came: replies the application sent before the
+        /// event (read before it re-laid out) arrive before it, so a move is judged against these.
+        var boundsDirty: [String: Extents?] = [:]
         init(bus: String) { self.bus = bus }
     }
 
@@ -263,15 +265,14 @@ public final class AtspiAdapter {
     }
 
     /// Reads an accessible's extents; `moved` runs (before the answer is counted in) when their
-    /// origin changed (or they became real, or stopped being real).
-    private func readExtents(_ app: App, _ path: String, moved: (() -> Void)? = nil) {
+    /// origin differs from `since` (or they became real, or stopped being real).
+    private func readExtents(_ app: App, _ path: String, movedFrom since: Extents? = nil, moved: (() -> Void)? = nil) {
         let key = begin(app, path)
         call(app.bus, path, "Component", "GetExtents", [.uint32(0)]) { [unowned self] result in
             if case .success(let v) = result, let r = v.first?.items?.compactMap(\.int), r.count == 4 {
-                let old = app.tree.nodes[path]?.extents
                 let new = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
                 app.tree.nodes[path]?.extents = new
-                if old?.x != new?.x || old?.y != new?.y { moved?() }
+                if since?.x != new?.x || since?.y != new?.y { moved?() }
             }
             self.answered(app, path, key)
         }
@@ -344,7 +345,7 @@ public final class AtspiAdapter {
             readChildren(app, path)
         case "BoundsChanged":
             // Coalesced: one re-read of the kept accessibles under it per wake-up (flush).
-            app.boundsDirty.insert(path)
+            if app.boundsDirty.index(forKey: path) == nil { app.boundsDirty.updateValue(app.tree[path]?.extents, forKey: path) }
         default:
             break
         }
@@ -390,15 +391,16 @@ public final class AtspiAdapter {
     private func flush() {
         for app in apps.values {
             if !app.boundsDirty.isEmpty {
-                let paths = app.boundsDirty
-                app.boundsDirty = []
+                let known = app.boundsDirty
+                let paths = Set(known.keys)
+                app.boundsDirty = [:]
                 var containers = Set<String>()
                 // Only what the events name: an accessible whose size or place within its parent
                 // changes sends its own bounds-changed. Its kept descendants are read again only
                 // when it moved on the screen (a window moved, a container with a window of its
                 // own moved): their screen extents moved with it, and no event says so.
                 for path in paths {
-                    readExtents(app, path) { [unowned self] in
+                    readExtents(app, path, movedFrom: known[path] ?? nil) { [unowned self] in
                         var under = Set<String>()
                         self.collectKept(app, path, into: &under)
                         under.remove(path)
