@@ -196,6 +196,9 @@ public final class BrowserSession: FocusdLinkDelegate {
         case "Runtime.bindingCalled":
             guard let session, params["name"]?.stringValue == "__focusdNotify", let payload = params["payload"]?.stringValue else { return }
             pages[session]?.received(payload)
+        case "Runtime.executionContextCreated":
+            guard let session, let context = params["context"] else { return }
+            pages[session]?.contextCreated(context)
         case "Inspector.targetCrashed":
             if let session, let page = pages[session] {
                 AdapterLog.warning("page \(page.targetId) crashed; its scene is withdrawn")

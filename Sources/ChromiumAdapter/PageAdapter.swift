@@ -44,6 +44,18 @@ final class PageAdapter {
         cdp.send("Runtime.runIfWaitingForDebugger", [:], session: session)
     }
 
+    /// A document's main world appeared. The agent is evaluated in it as well (it installs itself
+    /// once: `window.__focusd`), so a document whose navigation committed while the agent was being
+    /// registered for new documents still gets it; without this its page never had a scene.
+    func contextCreated(_ context: JSONValue) {
+        guard let id = context["id"]?.integerValue, context["auxData"]?["isDefault"]?.boolValue == true,
+            context["auxData"]?["frameId"]?.stringValue == targetId
+        else { return }
+        (browser.connection as DevToolsConnection).send(
+            "Runtime.evaluate", ["expression": .string(PageScript.source), "contextId": .integer(id)], session: session
+        ) { _ in }
+    }
+
     /// The page is gone (closed, crashed, detached).
     func stop() {
         link.withdraw(sceneName)

@@ -41,7 +41,7 @@ final class DaemonCore {
         hub = SceneHub(limits: Limits(configuration.limits), caps: SceneHub.Caps(configuration.limits))
         memory = MemoryReturn(eventLoop: eventLoop, worker: worker)
         focus = FocusInterface(hub: hub, logger: logger, worker: worker)
-        router = InputRouter(eventLoop: eventLoop, hub: hub, matcher: ProfileMatcher(configuration: configuration))
+        router = InputRouter(eventLoop: eventLoop, hub: hub)
         input = InputInterface(router: router)
         self.socketGID = socketGID
         access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)

@@ -259,13 +259,14 @@ final class DaemonService: Sendable {
                     deviceClass: settings.deviceClass, backend: settings.backend, grab: settings.grab,
                     ignoreReason: reason, profile: settings.profileName)
                 policy.reasons = settings.reasons
+                // The device's mapper runs with the settings decided here (once per open).
+                policy.settings = settings
                 return policy
             }
         )
-        // The mappers and their timers run on the input thread (InputRouter's discussion).
-        configuration.mapping = { [self] identity, siblings in
-            self.matcher.withLock { $0.settings(for: identity, siblings: siblings) }
-        }
+        // The mappers and their timers run on the input thread (InputRouter's discussion), with
+        // the settings every policy above carries: this default is never asked.
+        configuration.mapping = { identity, _ in DeviceSettings(deviceClass: DeviceClassifier.classify(identity)) }
         configuration.focusContext = { focus.value.withLock { $0 } }
         do {
             let inputLoop = try InputLoop(configuration: configuration, delegate: InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug))
@@ -341,7 +342,6 @@ final class DaemonService: Sendable {
             return running
         }
         let core = core.value
-        core.router.reconfigure(matcher)
         core.maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         core.hub.limits = Limits(configuration.limits)
         core.hub.caps = SceneHub.Caps(configuration.limits)

@@ -31,9 +31,9 @@ final class InputRouter {
     let hub: SceneHub
     /// Everything the loop lists (including ignored or unopenable devices), by id.
     private(set) var listed: [String: DeviceInfo] = [:]
-    /// Whether each listed device's crown wraps (its profile's `wrap`), by id.
+    /// Whether each listed device's crown wraps (its profile's `wrap`, decided on the input
+    /// thread with the device's policy), by id.
     private var wraps: [String: Bool] = [:]
-    private var matcher: ProfileMatcher
     /// Receives every device change and command (`io.focusd.Input.Monitor`).
     var observers: [UInt64: (InputNotice) -> Void] = [:]
     /// Receives every frame read from a device, before it is mapped (`io.focusd.Inspect.Record`).
@@ -49,10 +49,9 @@ final class InputRouter {
     /// frame whose commands cannot act on focus is handed over only then (`InputLoopBridge`).
     let listening = SharedListening()
 
-    init(eventLoop: any EventLoop, hub: SceneHub, matcher: ProfileMatcher) {
+    init(eventLoop: any EventLoop, hub: SceneHub) {
         self.eventLoop = eventLoop
         self.hub = hub
-        self.matcher = matcher
         _ = try? hub.addMonitor(scene: nil) { [weak self] message in self?.focusMayHaveChanged(message) }
     }
 
@@ -95,23 +94,17 @@ final class InputRouter {
         listed.values.sorted { $0.id < $1.id }
     }
 
-    /// A new configuration (the input thread releases and remaps every device itself).
-    func reconfigure(_ matcher: ProfileMatcher) {
-        self.matcher = matcher
-        for info in listed.values { noteWrap(info) }
-    }
-
     // MARK: From the input loop
 
     func deviceAdded(_ info: DeviceInfo) {
         listed[info.id] = info
-        noteWrap(info)
+        wraps[info.id] = info.crownWraps
         publish(.added(info))
     }
 
     func deviceChanged(_ info: DeviceInfo) {
         listed[info.id] = info
-        noteWrap(info)
+        wraps[info.id] = info.crownWraps
         publish(.added(info))
     }
 
@@ -142,17 +135,6 @@ final class InputRouter {
     func publish(_ id: String, commands: [MappedCommand]) {
         guard !observers.isEmpty else { return }
         for command in commands { publish(.command(id, command)) }
-    }
-
-    /// The identities of the other listed nodes of `info`'s physical device (same group).
-    private func siblings(of info: DeviceInfo) -> [DeviceIdentity] {
-        guard let group = info.identity.group else { return [] }
-        return listed.values.filter { $0.id != info.id && $0.identity.group == group }
-            .sorted { $0.id < $1.id }.map(\.identity)
-    }
-
-    private func noteWrap(_ info: DeviceInfo) {
-        wraps[info.id] = matcher.settings(for: info.identity, siblings: siblings(of: info)).rotary.wrap
     }
 
     // MARK: Internals

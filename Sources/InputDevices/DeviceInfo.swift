@@ -21,6 +21,9 @@ public struct DeviceInfo: Hashable, Sendable {
     public var lent = false
     /// The event node of its pass-through device, while it has one (input.md §11).
     public var passthrough: String?
+    /// Its profile's crown `wrap`, decided with its policy (`DevicePolicy.settings`); not on
+    /// the wire: the service's crown events carry it.
+    public var crownWraps = false
 
     public var name: String { identity.name }
     public var node: String { identity.node }
@@ -60,6 +63,10 @@ public struct DevicePolicy: Hashable, Sendable {
     public var profile: String?
     /// The facts that decided class and grab, copied into `DeviceInfo.reasons`.
     public var reasons: [String] = []
+    /// The profile settings this policy was decided from: the device's mapper runs with them,
+    /// so a device is decided once per open (and again per reload). Nil: the mapper asks
+    /// `InputLoopConfiguration.mapping`.
+    public var settings: DeviceSettings?
 
     public init(
         deviceClass: DeviceClass? = nil, backend: Backend? = nil, grab: GrabMode = .shared,

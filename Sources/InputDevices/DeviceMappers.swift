@@ -24,23 +24,32 @@ public final class DeviceMappers {
     private var deadlines: [String: Int64] = [:]
     /// Everything listed (including ignored or unopenable devices), by id: the siblings' source.
     private var listed: [String: DeviceInfo] = [:]
+    /// The settings the caller decided for a device (`InputCore`: once per open, from its
+    /// policy), by id; a device without them gets `settings`' answer.
+    private var decisions: [String: DeviceSettings] = [:]
 
     public init(settings: @escaping Settings) {
         self.settings = settings
     }
 
-    /// A device was listed: a mapper if it is usable; siblings whose profile changes with it are
-    /// released and get a mapper with their new settings.
-    public func added(_ info: DeviceInfo, wallNow: Int64) -> [Output] {
+    /// A device was listed (with the settings decided for it, if the caller decided them): a
+    /// mapper if it is usable; siblings whose profile changes with it are released and get a
+    /// mapper with their new settings (those with decided settings are decided again by the
+    /// caller and come back through `changed` or `decided`).
+    public func added(_ info: DeviceInfo, settings decided: DeviceSettings? = nil, wallNow: Int64) -> [Output] {
         listed[info.id] = info
+        decisions[info.id] = decided
         guard info.problem == nil else { return [] }
         set(info.id, makeMapper(info))
         return remapSiblings(of: info, wallNow: wallNow)
     }
 
-    /// A listed device changed: one with a problem is released and loses its mapper.
-    public func changed(_ info: DeviceInfo, wallNow: Int64) -> [Output] {
+    /// A listed device changed: one with a problem is released and loses its mapper; one decided
+    /// again with other settings is released and gets a mapper with them.
+    public func changed(_ info: DeviceInfo, settings decided: DeviceSettings? = nil, wallNow: Int64) -> [Output] {
         listed[info.id] = info
+        if info.problem == nil, mappers[info.id] != nil { return self.decided(info.id, settings: decided, wallNow: wallNow) }
+        if let decided { decisions[info.id] = decided }
         if info.problem != nil {
             let released = release(info.id, wallNow: wallNow)
             set(info.id, nil)
@@ -55,6 +64,18 @@ public final class DeviceMappers {
         let released = release(id, wallNow: wallNow)
         set(id, nil)
         listed[id] = nil
+        decisions[id] = nil
+        return released
+    }
+
+    /// A listed device was decided again (reopened) with the same record: with other settings
+    /// than its mapper runs with, what it holds is released and it gets a mapper with them.
+    public func decided(_ id: String, settings decided: DeviceSettings?, wallNow: Int64) -> [Output] {
+        guard let decided, decided != decisions[id] else { return [] }
+        decisions[id] = decided
+        guard mappers[id] != nil, let info = listed[id] else { return [] }
+        let released = release(id, wallNow: wallNow)
+        set(id, makeMapper(info))
         return released
     }
 
@@ -128,7 +149,7 @@ public final class DeviceMappers {
     }
 
     private func makeMapper(_ info: DeviceInfo) -> DeviceMapper {
-        var settings = settings(info.identity, siblings(of: info))
+        var settings = decisions[info.id] ?? settings(info.identity, siblings(of: info))
         settings.deviceClass = info.deviceClass
         if settings.rotary.countsPerDetent == nil,
             let hint = info.identity.udevProperties["FOCUSD_COUNTS_PER_DETENT"].flatMap(Double.init), hint > 0
@@ -146,7 +167,7 @@ public final class DeviceMappers {
     private func remapSiblings(of info: DeviceInfo, wallNow: Int64) -> [Output] {
         guard let group = info.identity.group else { return [] }
         var output: [Output] = []
-        for id in mappers.keys.sorted() where id != info.id {
+        for id in mappers.keys.sorted() where id != info.id && decisions[id] == nil {
             guard let other = listed[id], other.identity.group == group else { continue }
             let profile = settings(other.identity, siblings(of: other)).profileName
             guard profile != mappers[id]?.settings.profileName else { continue }

@@ -151,6 +151,8 @@ final class InputCore {
         var failures = 0
         var retryAt: Int64?
         var policyGrab: GrabMode = .shared
+        /// The profile settings of its last decision (`DevicePolicy.settings`), for its mapper.
+        var settings: DeviceSettings?
         var grabOverride: GrabMode?
         var properties: [String: String] = [:]
         var group: String?
@@ -457,6 +459,8 @@ final class InputCore {
         entry.info.profile = policy.profile
         entry.info.reasons = policy.reasons
         entry.policyGrab = policy.grab
+        entry.settings = policy.settings
+        entry.info.crownWraps = policy.settings?.rotary.wrap ?? false
         if let reason = policy.ignoreReason {
             closeDeciding(entry)
             return list(entry, problem: "ignored: \(reason)")
@@ -607,14 +611,15 @@ final class InputCore {
 
     /// Reports to the delegate; with mappers, through them: a frame and its commands in one
     /// report, and what a removed, failed or reopened device held released before it goes.
-    private func emit(_ report: Report) {
+    /// `settings`: the decision of a device added or changed, for its mapper.
+    private func emit(_ report: Report, settings: DeviceSettings? = nil) {
         guard let mappers else { return actions.append(.report(report)) }
         switch report {
         case .added(let info):
             actions.append(.report(report))
-            for output in mappers.added(info, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
+            for output in mappers.added(info, settings: settings, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
         case .changed(let info):
-            for output in mappers.changed(info, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
+            for output in mappers.changed(info, settings: settings, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
             actions.append(.report(report))
         case .removed(let id):
             for output in mappers.removed(id, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
@@ -648,11 +653,20 @@ final class InputCore {
 
     private func report(_ entry: NodeEntry) {
         entry.info.grabbed = entry.reader == .evdev && entry.grabbed
-        guard entry.listed != entry.info else { return }
+        guard entry.listed != entry.info else {
+            // The same record after a reopen (a reload that changed no listed field): its
+            // mapper still takes the settings of the new decision.
+            if let mappers {
+                for output in mappers.decided(entry.info.id, settings: entry.settings, wallNow: wallNow) {
+                    mapped(output.id, frame: nil, output.commands)
+                }
+            }
+            return
+        }
         let first = entry.listed == nil
         entry.listed = entry.info
         listVersion &+= 1
-        emit(first ? .added(entry.info) : .changed(entry.info))
+        emit(first ? .added(entry.info) : .changed(entry.info), settings: entry.settings)
     }
 
     /// Closes a node's readers (the loop ungrabs first), keeping it listed.

@@ -24,8 +24,8 @@ public struct InputLoopConfiguration: Sendable {
     /// given the identities of the device's siblings (other listed nodes of the same physical
     /// device, same non-nil `group`), for profiles with `siblings = true`.
     public var policy: @Sendable (_ device: DeviceIdentity, _ siblings: [DeviceIdentity]) -> DevicePolicy
-    /// Map on the input thread: each device's `DeviceMapper` gets these settings and runs there
-    /// with its timers; the delegate gets `mapped(id:frame:commands:)` instead of frames,
+    /// Map on the input thread: each device's `DeviceMapper` runs there with its timers and the
+    /// settings its policy carries (`DevicePolicy.settings`), else these; the delegate gets `mapped(id:frame:commands:)` instead of frames,
     /// resyncs and gestures. Nil: the delegate gets the raw reports and maps itself.
     public var mapping: DeviceMappers.Settings?
     /// What the mappers are told about the focused node (read on the input thread per event).

@@ -346,6 +346,11 @@ try:
             fbus = factory_scene[len("atspi:"):].split(":/", 1)[0]
             fwindow = "/" + factory_scene.split(":/", 1)[1]
             x_focus("gtk3-widget-factory", "--class")
+            # Start from a settled window: the adapter has reported the application's own first
+            # focus to focusd (adapters.md §3), so that report cannot cross the first move.
+            settled = wait_for(lambda: (f := state(factory_scene).get("focused")) and app_focus(fbus, fwindow) == f, 10)
+            check("gtk3-widget-factory's own focus is focusd's before the first move", settled,
+                  f"{state(factory_scene).get('focused')} vs {app_focus(fbus, fwindow)}")
             agree = 0
             moves = ["next", "next", "next", "down", "right", "next", "down", "next"]
             for command in moves:

@@ -26,7 +26,7 @@ struct InputRouterTests {
         var notices: [InputRouter.InputNotice] = []
 
         init(matcher: ProfileMatcher = ProfileMatcher(profiles: [])) throws {
-            router = InputRouter(eventLoop: loop, hub: hub, matcher: matcher)
+            router = InputRouter(eventLoop: loop, hub: hub)
             mappers = DeviceMappers(settings: { identity, siblings in matcher.settings(for: identity, siblings: siblings) })
             let scene = try JSONDecoder().decode(Scene.self, from: Data(EmbeddedResources.demoScene.utf8))
             _ = try hub.setScene(scene, by: 0)
@@ -253,7 +253,7 @@ struct InputRouterTests {
 
     @Test("the input thread is told whether an Input monitor or a recorder is attached, as they come and go")
     func listeningFollowsObservers() {
-        let router = InputRouter(eventLoop: EmbeddedEventLoop(), hub: SceneHub(), matcher: ProfileMatcher(profiles: []))
+        let router = InputRouter(eventLoop: EmbeddedEventLoop(), hub: SceneHub())
         func listening() -> Bool { router.listening.value.load(ordering: .acquiring) }
         #expect(!listening())
         let monitor = router.addObserver { _ in }

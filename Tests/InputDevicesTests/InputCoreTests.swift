@@ -387,6 +387,52 @@ struct InputCoreMappingTests {
         }
     }
 
+    @Test("a mapper runs with the settings its device's policy decided, once per open: a sibling or a reload that re-decides it remaps it")
+    func mapperRunsWithThePolicysSettings() {
+        final class Switch: @unchecked Sendable {
+            var reloaded = false
+            var mappingAsked = 0
+        }
+        let state = Switch()
+        let fake = FakeLoop(
+            retryDelaysUsec: [],
+            policy: { identity, siblings in
+                var settings = DeviceSettings(deviceClass: .keyboard)
+                if ([identity] + siblings).contains(where: { $0.name == "AT Translated Set 2 keyboard" }) {
+                    settings.profileName = "laptop"
+                    settings.commands[Self.keyRight] = state.reloaded ? "select" : "next"
+                    settings.rotary.wrap = true
+                }
+                var policy = DevicePolicy(profile: settings.profileName)
+                policy.settings = settings
+                return policy
+            },
+            mapping: { _, _ in
+                state.mappingAsked += 1
+                return DeviceSettings(deviceClass: .keyboard)
+            })
+        let media = "/dev/input/event2"
+        fake.kernel.nodes[media] = FakeKernel.Node(id: "event2", identity: keyboard("Consumer Control", keys: [28, Self.keyRight]), group: "hid0")
+        fake.start()
+        func press() -> [String] {
+            let before = fake.recorder.all.count
+            fake.deliver(media, [key(fake, 1), key(fake, 0)])
+            return fake.recorder.all.dropFirst(before).flatMap { call -> [String] in
+                if case .mapped(_, _, let commands) = call { commands.filter { $0.phase == .press }.map(\.command) } else { [] }
+            }
+        }
+        #expect(press() == ["right"])
+        #expect(fake.devices.first { $0.id == "event2" }?.crownWraps == false)
+        fake.plug("/dev/input/event1", FakeKernel.Node(id: "event1", identity: keyboard("AT Translated Set 2 keyboard"), group: "hid0"))
+        #expect(fake.devices.first { $0.id == "event2" }?.profile == "laptop")
+        #expect(fake.devices.first { $0.id == "event2" }?.crownWraps == true)
+        #expect(press() == ["next"], "the sibling re-decided the device and its mapper")
+        state.reloaded = true
+        fake.send(.reapplyPolicies)
+        #expect(press() == ["select"], "a reload that changes no listed field still remaps")
+        #expect(state.mappingAsked == 0, "the policy's settings are the mapper's: nothing decides them again")
+    }
+
     @Test("a frame and the commands its mapper made of it reach the delegate in one report")
     func frameAndCommandsInOneReport() {
         let fake = mapping()
