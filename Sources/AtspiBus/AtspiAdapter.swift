@@ -74,6 +74,8 @@ public final class AtspiAdapter {
     public private(set) var address = ""
     /// Where `--verbose` lines go (nil: nowhere).
     public var debug: ((String) -> Void)?
+    /// When the last answer to a read came (for `--verbose`: how long after it a scene is sent).
+    private var lastAnswer: UInt64 = 0
     /// The earliest deadline of a focus request waiting for its `focused` event.
     private var confirmDeadline: UInt64?
 
@@ -244,11 +246,15 @@ public final class AtspiAdapter {
             self.answered(app, path, key)
         }
         readExtents(app, path)
-        readState(app, path)
+        readState(app, path, children: false)
+        // Sent with the rest, not after the state's answer: one round trip per level of the tree
+        // instead of two (the application answers in order, so the state is known when the
+        // children arrive; a hidden accessible's children are listed but not read).
+        readChildren(app, path, ifShown: true)
     }
 
-    /// Reads an accessible's state; where it is shown, its children are read too.
-    private func readState(_ app: App, _ path: String) {
+    /// Reads an accessible's state; where it is shown (and `children`), its children are read too.
+    private func readState(_ app: App, _ path: String, children: Bool = true) {
         let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetState") { [unowned self] result in
             if case .success(let v) = result, let words = v.first?.items?.compactMap(\.int), app.tree[path] != nil {
@@ -256,7 +262,7 @@ public final class AtspiAdapter {
                 app.tree.nodes[path]?.states = states
                 app.tree.nodes[path]?.statesRead = true
                 app.tree.learn(states)
-                if states.contains(AtspiStates.showing) || states.contains(AtspiStates.visible) { self.readChildren(app, path) }
+                if children && AccessibleTree.mayShow(states) { self.readChildren(app, path) }
             } else if case .failure = result {
                 app.tree.remove(path)
             }
@@ -278,18 +284,22 @@ public final class AtspiAdapter {
         }
     }
 
-    private func readChildren(_ app: App, _ path: String) {
+    /// Reads an accessible's children list and reads the children it did not know. `ifShown`:
+    /// sent before the accessible's state is known; the children are read only if it turns out
+    /// shown (or its state could not be read), else the list is kept until it is shown.
+    private func readChildren(_ app: App, _ path: String, ifShown: Bool = false) {
         let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetChildren") { [unowned self] result in
             defer { self.answered(app, path, key) }
-            guard case .success(let v) = result, app.tree[path] != nil else { return }
+            guard case .success(let v) = result, let node = app.tree[path] else { return }
             let children = (v.first?.items ?? []).compactMap { child -> String? in
                 guard let parts = child.items, parts.count == 2, parts[0].string == app.bus else { return nil }
                 return parts[1].string
             }
-            let old = app.tree[path]?.children ?? []
+            let old = node.children
             for gone in Set(old).subtracting(children) where app.tree[gone]?.parent == path { app.tree.remove(gone) }
             app.tree.nodes[path]?.children = children
+            if ifShown && node.statesRead && !AccessibleTree.mayShow(node.states) { return }
             app.tree.nodes[path]?.childrenRead = true
             for child in children where app.tree[child]?.parent != path || path == AtspiAdapter.root {
                 self.read(app, child, parent: path)
@@ -308,6 +318,7 @@ public final class AtspiAdapter {
     }
 
     private func answered(_ app: App, _ path: String, _ key: String) {
+        lastAnswer = Self.now()
         if let left = app.pending[key], left > 1 { app.pending[key] = left - 1 } else { app.pending[key] = nil }
         if let window = app.tree.window(of: path, root: AtspiAdapter.root) { app.dirtyWindows.insert(window) }
     }
@@ -336,12 +347,31 @@ public final class AtspiAdapter {
             guard let state = AtspiStates.named(detail) else { return }
             app.tree.nodes[path]?.states.set(state, on)
             if on { app.tree.learn(AtspiStates(bits: 1 << UInt64(state))) }
-            if (state == AtspiStates.showing || state == AtspiStates.visible) && on { readChildren(app, path) }
+            if on && (state == AtspiStates.showing || (state == AtspiStates.visible && !app.tree.reportsShowing)) {
+                readChildren(app, path)
+            }
             if state == AtspiStates.defunct && on { app.tree.remove(path) }
             markDirty(app, path)
             if state == AtspiStates.focused && on { appFocused(app, path) }
             if state == AtspiStates.active && on && app.tree[path]?.parent == AtspiAdapter.root { windowActivated(app, path) }
         case "ChildrenChanged":
+            // The event names the child: it is read at once, with the parent's list (which keeps
+            // the order true), instead of after the list's answer (one round trip less, and the
+            // application answers both in one go).
+            if let child = signal.body[safe: 3]?.items, child.count == 2, child[0].string == app.bus || child[0].string == "",
+               let childPath = child[1].string, childPath != path, app.tree[path]?.childrenRead == true {
+                if detail.hasPrefix("add"), app.tree[childPath]?.parent != path {
+                    var children = app.tree[path]?.children ?? []
+                    let index = signal.body[safe: 1]?.int ?? -1
+                    children.insert(childPath, at: (0...children.count).contains(index) ? index : children.count)
+                    app.tree.nodes[path]?.children = children
+                    read(app, childPath, parent: path)
+                } else if detail.hasPrefix("remove"), app.tree[childPath]?.parent == path {
+                    app.tree.nodes[path]?.children.removeAll { $0 == childPath }
+                    app.tree.remove(childPath)
+                    markDirty(app, path)
+                }
+            }
             readChildren(app, path)
         case "BoundsChanged":
             // Coalesced: one re-read of the kept accessibles under it per wake-up (flush).
@@ -412,13 +442,18 @@ public final class AtspiAdapter {
                 // GTK 3 reports a widget shown before it is mapped and sends no event when it is:
                 // its first placement (a bounds change) is when its state is worth reading again.
                 for path in paths {
-                    if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) { readState(app, path) }
+                    if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) {
+                        readState(app, path, children: !node.childrenRead)
+                    }
                 }
                 for path in containers { readChildren(app, path) }
                 debug?("atspi: \(paths.count) bounds-changed: re-reading their extents, \(containers.count) children lists")
             }
             guard app.pending[""] == nil, !app.dirtyWindows.isEmpty else { continue }
-            let ready = app.dirtyWindows.filter { app.pending[$0] == nil }
+            // A window's first scene waits for all its reads; a sent one is brought up to date
+            // with what is known after every wake-up (an added widget reaches focusd as soon as
+            // its own reads are in, not after unrelated re-reads of the same window).
+            let ready = app.dirtyWindows.filter { app.pending[$0] == nil || app.sent[$0] != nil }
             guard !ready.isEmpty else { continue }
             app.dirtyWindows.subtract(ready)
             let listed = Set(app.tree[AtspiAdapter.root]?.children ?? [])
@@ -471,7 +506,7 @@ public final class AtspiAdapter {
             return
         }
         if app.sent[window] == scene { return }
-        debug?("atspi: publishing \(name) (\(scene.ids().count) nodes)")
+        debug?("atspi: publishing \(name) (\(scene.ids().count) nodes), \(Double(Self.now() - lastAnswer) / 1000) ms after the last answer")
         let isNew = app.sent[window] == nil
         app.sent[window] = scene
         sink.publish(name, root: scene)
