@@ -654,21 +654,30 @@ public final class AtspiAdapter {
         }
     }
 
+    /// The `Value` properties are read one by one (all four in flight at once): Qt 5.15 crashes
+    /// on `Properties.GetAll` of `org.a11y.atspi.Value` (a segmentation fault in the application,
+    /// seen with PyQt5 5.15.9 on Qt 5.15.8).
     private func edit(_ app: App, _ path: String, detents: Int) {
-        call(app.bus, path, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.a11y.atspi.Value")]) { [unowned self] result in
-            guard case .success(let v) = result else { return self.log("atspi: \(path) of '\(app.name)' has no value to edit") }
-            var props: [String: Double] = [:]
-            for entry in v.first?.items ?? [] {
-                if case .dictEntry(let key, let value) = entry, let k = key.string, let d = value.double { props[k] = d }
+        let names = ["CurrentValue", "MinimumValue", "MaximumValue", "MinimumIncrement"]
+        var props: [String: Double] = [:]
+        var left = names.count
+        for name in names {
+            call(app.bus, path, "org.freedesktop.DBus.Properties", "Get", [.string("org.a11y.atspi.Value"), .string(name)]) { [unowned self] result in
+                if case .success(let v) = result, let d = v.first?.double { props[name] = d }
+                left -= 1
+                if left == 0 { self.setValue(app, path, props, detents: detents) }
             }
-            guard let current = props["CurrentValue"], let low = props["MinimumValue"], let high = props["MaximumValue"] else {
-                return self.log("atspi: \(path) of '\(app.name)' reports no current, minimum and maximum value")
-            }
-            let target = ValueStep.next(current: current, minimum: low, maximum: high, increment: props["MinimumIncrement"] ?? 0, detents: detents)
-            self.call(app.bus, path, "org.freedesktop.DBus.Properties", "Set",
-                      [.string("org.a11y.atspi.Value"), .string("CurrentValue"), .variantDouble(target)]) { [unowned self] result in
-                if case .failure(let error) = result { self.log("atspi: setting the value of \(path) failed: \(error)") }
-            }
+        }
+    }
+
+    private func setValue(_ app: App, _ path: String, _ props: [String: Double], detents: Int) {
+        guard let current = props["CurrentValue"], let low = props["MinimumValue"], let high = props["MaximumValue"] else {
+            return log("atspi: \(path) of '\(app.name)' reports no current, minimum and maximum value")
+        }
+        let target = ValueStep.next(current: current, minimum: low, maximum: high, increment: props["MinimumIncrement"] ?? 0, detents: detents)
+        call(app.bus, path, "org.freedesktop.DBus.Properties", "Set",
+             [.string("org.a11y.atspi.Value"), .string("CurrentValue"), .variantDouble(target)]) { [unowned self] result in
+            if case .failure(let error) = result { self.log("atspi: setting the value of \(path) failed: \(error)") }
         }
     }
 }
