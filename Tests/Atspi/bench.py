@@ -166,7 +166,27 @@ class SceneMonitor:
         return out
 
 
-def app_change(samples, address, sock_path, scene, ids, tell, print_line):
+def adapter_share(log_text):
+    """From the adapter's --verbose log: each `children-changed` (add) to the first scene it sent
+    after it, and how long after the application's last answer that scene went (the adapter's
+    own share; the rest is the application answering)."""
+    event, spans, own, nodes = None, [], [], None
+    for line in log_text.splitlines():
+        words = line.split()
+        if "ChildrenChanged add" in line:
+            event = float(words[2])
+        elif "atspi: publishing" in line and "after the last answer" in line:
+            count = int(line.split(" (", 1)[1].split()[0])
+            # The scene that has one node more: the added widget is in it.
+            if event is not None and nodes is not None and count > nodes:
+                spans.append(float(words[2]) - event)
+                own.append(float(line.rsplit(", ", 1)[1].split()[0]))
+                event = None
+            nodes = count
+    return [s for s in spans if s >= 0], own
+
+
+def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapter_log=None):
     """adapters.md §3 "within 20 ms of the event": the application moves focus itself (the
     fixture's `focus NAME` on its stdin); from the bus's `focused` event reaching a listener of
     its own (this process: the floor) to focusd's Monitor reporting the focus (the adapter's
@@ -206,6 +226,7 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line):
     # A widget added by the application: its children-changed event, then focusd's scene event
     # (the adapter reads the new child and sends the diff).
     added, after_last, floor = [], [], []
+    log_start = os.path.getsize(adapter_log) if adapter_log else 0
     for i in range(min(samples, 30)):
         # Interleaved: a floor sample (the bench's own GetExtents of the added child at its
         # children-changed), then an adapter sample.
@@ -255,27 +276,46 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line):
                    f"(goal <= 20 ms) ({len(added)} samples, {min(samples, 30) - len(added)} lost)")
     else:
         print_line("adapter widget added -> focusd's scene event: no samples")
+    if adapter_log:
+        with open(adapter_log) as f:
+            f.seek(log_start)
+            spans, own = adapter_share(f.read())
+        if spans and own:
+            print_line(f"adapter widget added, its own log: children-changed -> scene sent: median {statistics.median(spans):.2f} ms, "
+                       f"p99 {percentile(spans, 99):.2f} ms; sent after the application's last answer: median "
+                       f"{statistics.median(own):.2f} ms, p99 {percentile(own, 99):.2f} ms ({len(spans)} widgets)")
     verdict = "meets" if percentile(lag, 99) <= 20 and after_last and percentile(after_last, 99) <= 20 else "MISSES"
     print_line(f"bench: event -> scene {verdict} adapters.md §3 (p99 <= 20 ms)")
     return verdict == "meets"
 
 
-def first_scene(start_adapter, start_many, scenes, wait_for, print_line):
+def first_scene(start_adapter, start_many, scenes, wait_for, print_line, rounds=3):
     """The first scene of a 2,000-node window: the window is up and idle, then a fresh adapter
     starts; from its start (exec, bus connection and focusd connection included) to the scene in
-    focusd."""
+    focusd. `rounds` adapters one after the other, on the same window."""
     many, log = start_many()
     # The window is shown and idle (the fixture says `ready` from GTK's idle handler).
     wait_for(lambda: "ready" in open(log).read(), 30, 0.05)
     time.sleep(0.5)
-    t0 = time.perf_counter()
-    adapter = start_adapter()
-    name = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:")), None), 10, 0.002)
-    elapsed = (time.perf_counter() - t0) * 1000
-    fields = open(f"/proc/{adapter.pid}/stat").read().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
-    print_line(f"first scene of a 2,000-button window: {elapsed:.0f} ms from the adapter's start (goal <= 1000 ms), "
-               f"of which the adapter's own CPU time {cpu:.0f} ms" if name else "first scene of a 2,000-button window: none within 10 s")
-    adapter.terminate()
+    figures, cpu = [], []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        adapter = start_adapter()
+        name = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:")), None), 10, 0.002)
+        elapsed = (time.perf_counter() - t0) * 1000
+        fields = open(f"/proc/{adapter.pid}/stat").read().rsplit(")", 1)[1].split()
+        if name:
+            figures.append(elapsed)
+            cpu.append((int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK"))
+        adapter.terminate()
+        adapter.wait(5)
+        wait_for(lambda: not [n for n in scenes().get("scenes", []) if n.startswith("atspi:")], 5)
+        time.sleep(0.3)
     many.terminate()
-    return bool(name) and elapsed <= 1000
+    if not figures:
+        print_line("first scene of a 2,000-button window: none within 10 s")
+        return False
+    print_line(f"first scene of a 2,000-button window: median {statistics.median(figures):.0f} ms "
+               f"(runs {', '.join(f'{v:.0f}' for v in figures)}; goal <= 1000 ms) from the adapter's start, "
+               f"of which the adapter's own CPU time median {statistics.median(cpu):.0f} ms")
+    return statistics.median(figures) <= 1000
