@@ -422,7 +422,10 @@ public final class AtspiAdapter {
         for app in apps.values {
             if !app.boundsDirty.isEmpty {
                 let known = app.boundsDirty
-                let paths = Set(known.keys)
+                // Accessibles placed for the first time (an added widget) first: the application
+                // answers in order, and their answers are what brings them into the scene.
+                let placed = { (path: String) -> Bool in (known[path] ?? nil) != nil }
+                let paths = known.keys.filter { !placed($0) } + known.keys.filter(placed)
                 app.boundsDirty = [:]
                 var containers = Set<String>()
                 // Only what the events name: an accessible whose size or place within its parent
@@ -437,14 +440,13 @@ public final class AtspiAdapter {
                         self.debug?("atspi: \(path) moved: re-reading \(under.count) extents under it")
                         for child in under { self.readExtents(app, child) }
                     }
-                    collectContainers(app, path, into: &containers)
-                }
-                // GTK 3 reports a widget shown before it is mapped and sends no event when it is:
-                // its first placement (a bounds change) is when its state is worth reading again.
-                for path in paths {
+                    // GTK 3 reports a widget shown before it is mapped and sends no event when it
+                    // is: its first placement (a bounds change) is when its state is worth reading
+                    // again.
                     if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) {
                         readState(app, path, children: !node.childrenRead)
                     }
+                    collectContainers(app, path, into: &containers)
                 }
                 for path in containers { readChildren(app, path) }
                 debug?("atspi: \(paths.count) bounds-changed: re-reading their extents, \(containers.count) children lists")
