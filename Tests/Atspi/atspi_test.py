@@ -270,6 +270,9 @@ def qt_part():
         q["spin"] = next((p for p, r, _ in tree if r in ("spin button", "spin box")), None)
         q["scale"] = next((p for p, r, _ in tree if r == "slider"), None)
         items = [p for p, r, _ in tree if r == "list item"]
+        sys.path.insert(0, HERE)
+        import bench
+        print(f"note Qt 5 answers Cache.GetItems with: {bench.cache_answer(a11y, qbus)}", flush=True)
         if not check("the Qt fixture's widgets are all on the bus", all(q.values()) and len(items) == 3, (q, items, tree)):
             return
         check("Qt's own focus (alpha) is focusd's focus when the scene appears",
@@ -478,7 +481,7 @@ try:
             lambda: start([os.path.join(args.build_dir, "focusd-adapter"), "atspi", "--socket", sock_path], "adapter-bench"),
             lambda: (start(["/usr/bin/python3", os.path.join(HERE, "fixture_gtk3.py"), "--many", "2000"], "many"),
                      os.path.join(work, "many.log")),
-            scenes, wait_for, lambda line: print(line, flush=True))
+            scenes, wait_for, lambda line: print(line, flush=True), a11y=a11y)
 finally:
     cleanup()
 
