@@ -190,22 +190,23 @@ if not wait_for(lambda: os.path.exists(sock_path), 15):
 fixture_lines = queue.Queue()
 
 
-def start_fixture():
-    p = start(["/usr/bin/python3", os.path.join(HERE, "fixture_gtk3.py")], "fixture", stdin=subprocess.PIPE,
+def start_fixture(script="fixture_gtk3.py", name="fixture", lines=fixture_lines):
+    """A fixture application whose stdout lines go to `lines` (for `expect_line`)."""
+    p = start(["/usr/bin/python3", os.path.join(HERE, script)], name, stdin=subprocess.PIPE,
               stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def pump():
         for line in p.stdout:
-            fixture_lines.put(line.strip())
+            lines.put(line.strip())
     threading.Thread(target=pump, daemon=True).start()
     return p
 
 
-def expect_line(prefix, timeout=5.0):
+def expect_line(prefix, timeout=5.0, lines=fixture_lines):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
-            line = fixture_lines.get(timeout=max(0.01, end - time.monotonic()))
+            line = lines.get(timeout=max(0.01, end - time.monotonic()))
         except queue.Empty:
             break
         if line.startswith(prefix):
@@ -231,25 +232,11 @@ def qt_part():
     """The same adapter on a Qt 5 application (Tests/Atspi/fixture_qt5.py): Qt joins the bus with
     QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and takes GrabFocus only while its window has X focus."""
     lines = queue.Queue()
-    qt = start(["/usr/bin/python3", os.path.join(HERE, "fixture_qt5.py")], "fixture-qt", stdin=subprocess.PIPE,
-               stdout=subprocess.PIPE, text=True, bufsize=1)
+    qt = start_fixture("fixture_qt5.py", "fixture-qt", lines)
     qt_env_note = "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 in its environment"
 
-    def pump():
-        for line in qt.stdout:
-            lines.put(line.strip())
-    threading.Thread(target=pump, daemon=True).start()
-
     def expect(prefix, timeout=5.0):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            try:
-                line = lines.get(timeout=max(0.01, end - time.monotonic()))
-            except queue.Empty:
-                break
-            if line.startswith(prefix):
-                return line
-        return None
+        return expect_line(prefix, timeout, lines)
 
     try:
         check("the Qt 5 fixture starts", expect("ready", 20) is not None)
