@@ -88,34 +88,23 @@ public struct DevicePolicy: Hashable, Sendable {
 public protocol InputLoopDelegate: AnyObject, Sendable {
     /// A node appeared (also for ignored or not-yet-openable nodes, which carry a `problem`).
     func deviceAdded(_ device: DeviceInfo)
-    /// A node is gone (unplug, ENODEV, removal): release everything it held.
+    /// A node is gone (unplug, ENODEV, removal); what it held was released just before (`mapped`).
     func deviceRemoved(id: String)
     /// A listed device changed: its problem, grab, class or backend.
     func deviceChanged(_ device: DeviceInfo)
-    /// The events of one frame, up to and excluding its SYN_REPORT (which is not included).
-    func frame(id: String, events: [InputEvent])
-    /// After SYN_DROPPED: the device's current state. Keys not in `keysDown` are up; the mapper
-    /// releases what it holds and presses nothing new. Also sent with nothing down just before a
-    /// listed device is closed to be reopened (policies reapplied, udev properties changed, a
-    /// read error other than unplug).
-    func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32])
-    /// A gesture libinput recognised on a touch surface.
-    func gesture(id: String, gesture: Gesture)
     /// The answer to `InputLoop.readPending(id:)`: everything the device had pending was reported
     /// before this (also sent when the device is unknown or closed).
     func pendingRead(id: String)
-    /// With `InputLoopConfiguration.mapping`: one frame (nil for a gesture, a resync, a timer
-    /// or a release) and the commands its device's mapper made of it.
+    /// What a device did, mapped on the input thread by its `DeviceMapper`: one frame (up to and
+    /// excluding its SYN_REPORT; reported even when it made no command) and the commands made of it, or with `frame` nil the commands
+    /// of a gesture, a timer (repeat, long-press, edit idle) or a release. A release comes
+    /// after SYN_DROPPED (what the device held, before the keys still down are swallowed), and
+    /// before a device is removed, closed to be reopened (policies reapplied, udev properties
+    /// changed, a read error other than unplug), lent, or fails its grab.
     func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand])
 }
 
 extension InputLoopDelegate {
     /// Delegates that never ask `readPending` need not answer it.
     public func pendingRead(id: String) {}
-    /// Delegates that map on the input thread get `mapped` instead.
-    public func frame(id: String, events: [InputEvent]) {}
-    public func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {}
-    public func gesture(id: String, gesture: Gesture) {}
-    /// Delegates that map themselves never get it.
-    public func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) {}
 }

@@ -118,12 +118,9 @@ final class InputCore {
         case added(DeviceInfo)
         case changed(DeviceInfo)
         case removed(id: String)
-        case frame(id: String, [InputEvent])
-        case resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32])
-        case gesture(id: String, Gesture)
         case pendingRead(id: String)
-        /// With mapping on the input thread: a frame (nil for a gesture, resync, timer or
-        /// release) and the commands its device's mapper made of it, in one report.
+        /// A frame (nil for a gesture, resync, timer or release) and the commands its device's
+        /// mapper made of it, in one report.
         case mapped(id: String, frame: [InputEvent]?, [MappedCommand])
         /// A `lend` or `reclaim` command is done (the device is ungrabbed, or taken back as at
         /// plug-in); `id` nil: no such device.
@@ -191,8 +188,8 @@ final class InputCore {
     private var now: Int64 = 0
     private var wallNow: Int64 = 0
     private var context = FocusContext()
-    /// The device mappers, when the configuration maps on the input thread.
-    let mappers: DeviceMappers?
+    /// Every read device's mapper: what a device does reaches the delegate as its commands.
+    private let mappers: DeviceMappers
     /// New nodes whose siblings are reconsidered once the node is decided (opened and read,
     /// ignored or failed): the policy needs the identity the device reports.
     private var siblingChecks: [NodeEntry] = []
@@ -217,7 +214,7 @@ final class InputCore {
         self.configuration = configuration
         self.udevRuns = udevRuns
         schedule = RetrySchedule(delaysUsec: configuration.retryDelaysUsec)
-        mappers = configuration.mapping.map { DeviceMappers(settings: $0) }
+        mappers = DeviceMappers(settings: configuration.mapping)
     }
 
     /// Handles one event at the monotonic time `now` (µs) and returns what to do, in order.
@@ -286,7 +283,8 @@ final class InputCore {
             }
         case .gestures(let gestures):
             for item in gestures {
-                if let entry = entries[item.node] { emit(.gesture(id: entry.id, item.gesture)) }
+                guard let entry = entries[item.node] else { continue }
+                mapped(entry.id, frame: nil, mappers.gesture(entry.id, item.gesture, now: now, context: context))
             }
         case .timerFired:
             for node in entries.keys.sorted() {
@@ -294,14 +292,14 @@ final class InputCore {
             }
             // A due repeat first reads what the device holds: a key-up still in the kernel's
             // buffer (focusd was stopped or starved) ends the hold before the repeat would fire.
-            for id in mappers?.due(at: now) ?? [] {
+            for id in mappers.due(at: now) {
                 if let entry = entries.values.first(where: { $0.id == id && !$0.gone }), entry.reader == .evdev {
                     actions.append(.read(node: entry.node))
                 }
                 actions.append(.fireMapperTimer(id: id))
             }
         case .mapperTimer(let id):
-            if let mappers { mapped(id, frame: nil, mappers.tick(id, now: now)) }
+            mapped(id, frame: nil, mappers.tick(id, now: now))
         case .command(let command): perform(command)
         }
         return finishHandling()
@@ -318,7 +316,7 @@ final class InputCore {
     /// The earliest timed reopen attempt or mapper timer (monotonic µs), nil when there is none.
     /// (Asked after every wake-up: no allocation.)
     var deadline: Int64? {
-        var earliest = mappers?.nextDeadline
+        var earliest = mappers.nextDeadline
         for entry in entries.values { earliest = earlier(earliest, entry.retryAt) }
         return earliest
     }
@@ -509,7 +507,7 @@ final class InputCore {
         // that arrives before anyone has the new node open. EVIOCGKEY is asked before the first
         // read; the answer presses the mapped keys down and decides the grab.
         let wakes = entry.info.deviceClass == .remote || entry.info.deviceClass == .gamepad
-        if !entry.everRead && wakes && mappers != nil {
+        if !entry.everRead && wakes {
             entry.wakeCheck = true
             actions.append(.queryKeys(node: entry.node))
         } else {
@@ -523,12 +521,12 @@ final class InputCore {
     /// commands fire at once); the grab then waits for their release (input.md §6, §11).
     private func pressWakeKeys(_ entry: NodeEntry, keysDown: Set<UInt16>) {
         entry.wakeCheck = false
-        guard let mappers, entry.reader == .evdev else { return }
+        guard entry.reader == .evdev else { return }
         let woke = keysDown.intersection(mappers.mappedKeys(of: entry.id)).sorted()
         guard !woke.isEmpty else { return }
         entry.wakeHeld = Set(woke)
         log(.info, "a key was down when the device was opened: pressed now", ["id": entry.id, "keys": woke.map { "\($0)" }.joined(separator: ",")])
-        emit(.frame(id: entry.id, woke.map { InputEvent(type: EventCode.EV_KEY, code: $0, value: 1, timeUsec: wallNow) }))
+        mapFrame(entry.id, woke.map { InputEvent(type: EventCode.EV_KEY, code: $0, value: 1, timeUsec: wallNow) })
     }
 
     /// A new entry that is a device back within ten minutes takes its former id, unless a
@@ -561,7 +559,7 @@ final class InputCore {
     /// Creates the grabbed device's pass-through device when its mapping leaves keys unused
     /// (its answer reports the device with the node).
     private func startPassthrough(_ entry: NodeEntry) {
-        guard entry.passthrough == nil, entry.pendingPassthrough == nil, let mappers else { return }
+        guard entry.passthrough == nil, entry.pendingPassthrough == nil else { return }
         let keys = mappers.passthroughKeys(of: entry.id)
         guard !keys.isEmpty else { return }
         entry.pendingPassthrough = keys
@@ -609,11 +607,10 @@ final class InputCore {
 
     // MARK: reporting and closing
 
-    /// Reports to the delegate; with mappers, through them: a frame and its commands in one
-    /// report, and what a removed, failed or reopened device held released before it goes.
-    /// `settings`: the decision of a device added or changed, for its mapper.
+    /// Reports to the delegate through the mappers: what a removed, failed or reopened device
+    /// held is released before it goes. `settings`: the decision of a device added or changed,
+    /// for its mapper.
     private func emit(_ report: Report, settings: DeviceSettings? = nil) {
-        guard let mappers else { return actions.append(.report(report)) }
         switch report {
         case .added(let info):
             actions.append(.report(report))
@@ -624,16 +621,22 @@ final class InputCore {
         case .removed(let id):
             for output in mappers.removed(id, wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
             actions.append(.report(report))
-        case .frame(let id, let events):
-            guard let commands = mappers.frame(id, events, now: now, wallNow: wallNow, context: context) else { return }
-            actions.append(.report(.mapped(id: id, frame: events, commands)))
-        case .resync(let id, let keys, let abs):
-            mapped(id, frame: nil, mappers.resync(id, keysDown: keys, absValues: abs, wallNow: wallNow))
-        case .gesture(let id, let gesture):
-            mapped(id, frame: nil, mappers.gesture(id, gesture, now: now, context: context))
         case .pendingRead, .mapped, .lendDone:
             actions.append(.report(report))
         }
+    }
+
+    /// A frame and the commands its device's mapper made of it, in one report (none when the
+    /// device has no mapper).
+    private func mapFrame(_ id: String, _ events: [InputEvent]) {
+        guard let commands = mappers.frame(id, events, now: now, wallNow: wallNow, context: context) else { return }
+        actions.append(.report(.mapped(id: id, frame: events, commands)))
+    }
+
+    /// The device's state after SYN_DROPPED, or nothing down before it is closed to be reopened:
+    /// its mapper releases what it held, and keys still down are swallowed, not pressed again.
+    private func resync(_ id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
+        mapped(id, frame: nil, mappers.resync(id, keysDown: keysDown, absValues: absValues, wallNow: wallNow))
     }
 
     private func mapped(_ id: String, frame: [InputEvent]?, _ commands: [MappedCommand]) {
@@ -656,10 +659,8 @@ final class InputCore {
         guard entry.listed != entry.info else {
             // The same record after a reopen (a reload that changed no listed field): its
             // mapper still takes the settings of the new decision.
-            if let mappers {
-                for output in mappers.decided(entry.info.id, settings: entry.settings, wallNow: wallNow) {
-                    mapped(output.id, frame: nil, output.commands)
-                }
+            for output in mappers.decided(entry.info.id, settings: entry.settings, wallNow: wallNow) {
+                mapped(output.id, frame: nil, output.commands)
             }
             return
         }
@@ -678,11 +679,11 @@ final class InputCore {
         actions.append(.close(node: entry.node))
     }
 
-    /// Closes a node that stays listed and will be reopened: the delegate first gets a resync with
-    /// nothing down, so it releases what the device held.
+    /// Closes a node that stays listed and will be reopened: what the device held is released
+    /// first (a resync with nothing down).
     private func closeForReopen(_ entry: NodeEntry) {
         guard entry.isOpen else { return }
-        if entry.listed != nil { emit(.resync(id: entry.id, keysDown: [], absValues: [:])) }
+        if entry.listed != nil { resync(entry.id, keysDown: [], absValues: [:]) }
         close(entry)
     }
 
@@ -733,11 +734,11 @@ final class InputCore {
                     entry.passthrough = passthrough
                     if !passed.isEmpty { actions.append(.writePassthrough(node: entry.node, passed)) }
                 }
-                emit(.frame(id: entry.id, events))
+                mapFrame(entry.id, events)
             case .resync(let keys, let abs):
                 entry.wakeHeld = []
                 releasePassthrough(entry)
-                emit(.resync(id: entry.id, keysDown: keys, absValues: abs))
+                resync(entry.id, keysDown: keys, absValues: abs)
             }
         }
         if !readings.isEmpty { applyGrab(entry) }
@@ -797,7 +798,7 @@ final class InputCore {
             entry.grabOverride = mode
             applyGrab(entry)
         case .reapplyPolicies:
-            for output in mappers?.reconfigure(wallNow: wallNow) ?? [] { mapped(output.id, frame: nil, output.commands) }
+            for output in mappers.reconfigure(wallNow: wallNow) { mapped(output.id, frame: nil, output.commands) }
             for node in entries.keys.sorted() {
                 guard let entry = entries[node], !entry.own, !entry.gone else { continue }
                 closeForReopen(entry)

@@ -24,10 +24,11 @@ public struct InputLoopConfiguration: Sendable {
     /// given the identities of the device's siblings (other listed nodes of the same physical
     /// device, same non-nil `group`), for profiles with `siblings = true`.
     public var policy: @Sendable (_ device: DeviceIdentity, _ siblings: [DeviceIdentity]) -> DevicePolicy
-    /// Map on the input thread: each device's `DeviceMapper` runs there with its timers and the
-    /// settings its policy carries (`DevicePolicy.settings`), else these; the delegate gets `mapped(id:frame:commands:)` instead of frames,
-    /// resyncs and gestures. Nil: the delegate gets the raw reports and maps itself.
-    public var mapping: DeviceMappers.Settings?
+    /// The settings of a device whose policy carries none (`DevicePolicy.settings` nil). Every
+    /// read device's `DeviceMapper` runs on the input thread with its timers, and the delegate
+    /// gets each frame, resync and gesture as the commands its mapper made of it
+    /// (`mapped(id:frame:commands:)`). Default: the defaults of the class `classify` gives.
+    public var mapping: DeviceMappers.Settings
     /// What the mappers are told about the focused node (read on the input thread per event).
     public var focusContext: @Sendable () -> FocusContext = { FocusContext() }
 
@@ -36,7 +37,8 @@ public struct InputLoopConfiguration: Sendable {
         udevControlPath: String = "/run/udev/control", retryDelaysUsec: [Int64] = [100_000, 500_000, 2_000_000],
         ownDevicePrefix: String = "focusd",
         classify: @escaping @Sendable (DeviceIdentity) -> DeviceClass,
-        policy: @escaping @Sendable (_ device: DeviceIdentity, _ siblings: [DeviceIdentity]) -> DevicePolicy = { _, _ in .default }
+        policy: @escaping @Sendable (_ device: DeviceIdentity, _ siblings: [DeviceIdentity]) -> DevicePolicy = { _, _ in .default },
+        mapping: DeviceMappers.Settings? = nil
     ) {
         self.inputDirectory = inputDirectory
         self.sysfsRoot = sysfsRoot
@@ -46,6 +48,7 @@ public struct InputLoopConfiguration: Sendable {
         self.ownDevicePrefix = ownDevicePrefix
         self.classify = classify
         self.policy = policy
+        self.mapping = mapping ?? { identity, _ in DeviceSettings(deviceClass: classify(identity)) }
     }
 }
 
@@ -141,8 +144,8 @@ public final class InputLoop: Sendable {
 
     /// A barrier: reads whatever the device `id` has pending now, reports it, then calls the
     /// delegate's `pendingRead(id:)`, which therefore comes after every frame the kernel held and
-    /// every command sent before this call. (With `mapping`, the mappers' timers read the device
-    /// themselves before they act.)
+    /// every command sent before this call. (The mappers' timers read the device themselves before
+    /// they act.)
     public func readPending(id: String) { send(.readPending(id: id)) }
 
     /// Lends the device `id` to a client (input.md §11): what it holds is released, its

@@ -20,8 +20,7 @@ package enum InputThreadProbe {
         let kernel = ReplayKernel()
         let delegate = CountingDelegate()
         var publishes = 0
-        var configuration = InputLoopConfiguration(useUdev: false, classify: { DeviceClassifier.classify($0) })
-        configuration.mapping = { identity, _ in DeviceSettings(deviceClass: DeviceClassifier.classify(identity)) }
+        let configuration = InputLoopConfiguration(useUdev: false, classify: { DeviceClassifier.classify($0) })
         let loop = LoopCore(
             configuration: configuration, kernel: kernel, delegate: delegate, takeCommands: { [] },
             publish: { _ in publishes += 1 }, countWakeup: {})

@@ -144,10 +144,7 @@ final class LoopCore {
     /// Hands one event to the core and carries out its actions, each outcome fed back before
     /// the next action (depth first: the core sees an open's result before anything else).
     private func feed(_ event: InputCore.Event) {
-        let actions =
-            core.mappers == nil
-            ? core.handle(event, now: kernel.monotonicUsec())
-            : core.handle(event, now: kernel.monotonicUsec(), wallNow: kernel.wallClockUsec(), context: focusContext())
+        let actions = core.handle(event, now: kernel.monotonicUsec(), wallNow: kernel.wallClockUsec(), context: focusContext())
         for action in actions { perform(action) }
     }
 
@@ -209,9 +206,6 @@ final class LoopCore {
             case .added(let info): delegate.deviceAdded(info)
             case .changed(let info): delegate.deviceChanged(info)
             case .removed(let id): delegate.deviceRemoved(id: id)
-            case .frame(let id, let events): delegate.frame(id: id, events: events)
-            case .resync(let id, let keys, let abs): delegate.resync(id: id, keysDown: keys, absValues: abs)
-            case .gesture(let id, let gesture): delegate.gesture(id: id, gesture: gesture)
             case .pendingRead(let id): delegate.pendingRead(id: id)
             case .mapped(let id, let frame, let commands): delegate.mapped(id: id, frame: frame, commands: commands)
             case .lendDone(let token, let id):

@@ -236,13 +236,16 @@ struct DeploymentTests {
         let install = try Tool.run(script, ["--build-dir", build], environment: ["PREFIX": "/usr", "DESTDIR": root])
         try #require(install.status == 0, "install failed: \(install.output)")
         let expected: [(path: String, mode: Int)] = [
-            ("/usr/bin/focusd", 0o755), ("/usr/bin/focusctl", 0o755),
+            ("/usr/bin/focusd", 0o755), ("/usr/bin/focusctl", 0o755), ("/usr/bin/focusd-adapter", 0o755),
             ("/usr/lib/udev/rules.d/70-focusd.rules", 0o644),
             ("/usr/lib/systemd/system/focusd.service", 0o644), ("/usr/lib/systemd/system/focusd.socket", 0o644),
             ("/usr/lib/sysusers.d/focusd.conf", 0o644), ("/usr/lib/tmpfiles.d/focusd.conf", 0o644),
             ("/usr/share/focusd/io.focusd.Focus.varlink", 0o644), ("/usr/share/focusd/io.focusd.Input.varlink", 0o644),
             ("/usr/share/doc/focusd/README.md", 0o644), ("/usr/share/doc/focusd/focusd.example.toml", 0o644),
             ("/usr/share/doc/focusd/focusd-websocket.conf", 0o644), ("/usr/share/focusd/web/focusd.js", 0o644),
+            ("/usr/lib/systemd/user/focusd-adapter-chromium.service", 0o644),
+            ("/usr/lib/systemd/user/focusd-adapter-atspi.service", 0o644),
+            ("/usr/share/doc/focusd/adapters.md", 0o644), ("/usr/share/doc/focusd/adapters-atspi.md", 0o644),
         ]
         for (path, mode) in expected {
             let attributes = try FileManager.default.attributesOfItem(atPath: root + path)
@@ -254,6 +257,11 @@ struct DeploymentTests {
         #expect(listed.sorted() == expected.map(\.path).sorted())
         #expect(try String(contentsOfFile: root + "/usr/lib/systemd/system/focusd.service", encoding: .utf8)
             .contains("\nExecStart=/usr/bin/focusd\n"))
+        // The adapters' user units name the installed adapter and the installed guide, not /usr/local.
+        let atspiUnit = try String(contentsOfFile: root + "/usr/lib/systemd/user/focusd-adapter-atspi.service", encoding: .utf8)
+        #expect(atspiUnit.contains("\nExecStart=/usr/bin/focusd-adapter atspi"))
+        #expect(atspiUnit.contains("file:///usr/share/doc/focusd/adapters-atspi.md"))
+        #expect(!atspiUnit.contains("/usr/local/"))
         #expect(try String(contentsOfFile: root + "/etc/focusd/focusd.toml", encoding: .utf8) == (try Repo.read("udev/focusd.toml")))
 
         // A second install upgrades the files but never the integrator's config.
@@ -315,7 +323,13 @@ struct DeploymentTests {
         let tmp = try TempDir()
         let install = try Tool.run(Repo.path("scripts/install"), ["--destdir", tmp.path + "/root", "--build-dir", tmp.path])
         #expect(install.status == 1)
-        #expect(install.output.contains("no focusd and focusctl executables in --build-dir \(tmp.path)"))
+        #expect(install.output.contains("--build-dir \(tmp.path) lacks the executable(s) focusd, focusctl, focusd-adapter"))
+        // One missing executable is named alone.
+        let partial = try Placeholder.binaries(in: tmp.url.appending(path: "partial"))
+        try FileManager.default.removeItem(atPath: partial + "/focusd-adapter")
+        let short = try Tool.run(Repo.path("scripts/install"), ["--destdir", tmp.path + "/root", "--build-dir", partial])
+        #expect(short.status == 1)
+        #expect(short.output.contains("lacks the executable(s) focusd-adapter ("))
         let uninstall = try Tool.run(Repo.path("scripts/install"), ["--destdir", tmp.path, "--uninstall"])
         #expect(uninstall.status == 1)
         #expect(uninstall.output.contains("no install manifest at \(tmp.path)/usr/local/share/focusd/install-manifest"))
@@ -404,10 +418,10 @@ private final class TempDir {
 
 /// Stand-ins for the release binaries, so the tests never need a release build.
 private enum Placeholder {
-    /// Writes executable `focusd` and `focusctl` scripts into `directory`; returns its path.
+    /// Writes executable `focusd`, `focusctl` and `focusd-adapter` scripts into `directory`; returns its path.
     static func binaries(in directory: URL) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for name in ["focusd", "focusctl"] {
+        for name in ["focusd", "focusctl", "focusd-adapter"] {
             let file = directory.appending(path: name).path
             try "#!/bin/sh\nexit 0\n".write(toFile: file, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file)
@@ -429,6 +443,8 @@ private struct StagedSource {
             "scripts/install", "udev/70-focusd.rules", "udev/focusd.service", "udev/focusd.socket",
             "udev/focusd.sysusers", "udev/focusd.tmpfiles", "udev/README.md", "udev/focusd.toml",
             "udev/focusd-websocket.conf", "web/focusd.js",
+            "udev/focusd-adapter-chromium.service", "udev/focusd-adapter-atspi.service",
+            "docs/adapters.md", "docs/adapters-atspi.md",
             "Sources/FocusService/Resources/io.focusd.Focus.varlink",
             "Sources/FocusService/Resources/io.focusd.Input.varlink",
         ] {

@@ -172,16 +172,14 @@ final class FakeLoop {
     ) {
         let counter = PolicyCounter()
         self.counter = counter
-        let configuration = InputLoopConfiguration(
+        var configuration = InputLoopConfiguration(
             useUdev: false, retryDelaysUsec: retryDelaysUsec, classify: classify,
             policy: { identity, siblings in
                 _ = counter.policy(identity)
                 return policy(identity, siblings)
-            })
-        var mapped = configuration
-        mapped.mapping = mapping
-        mapped.focusContext = focusContext
-        self.configuration = mapped
+            }, mapping: mapping)
+        configuration.focusContext = focusContext
+        self.configuration = configuration
     }
 
     private let counter: PolicyCounter

@@ -12,22 +12,19 @@ struct RealDeviceTests {
     static let keyUp: UInt16 = 103
     static let keyDown: UInt16 = 108
 
-    /// A recorder that can hold the loop thread inside `frame`, so the kernel buffer overflows.
+    /// A recorder that can hold the loop thread inside the report of a frame, so the kernel
+    /// buffer overflows.
     final class BlockingRecorder: InputLoopDelegate {
         let inner = Recorder()
         let blocked = Mutex<Bool>(false)
         func deviceAdded(_ device: DeviceInfo) { inner.deviceAdded(device) }
         func deviceRemoved(id: String) { inner.deviceRemoved(id: id) }
         func deviceChanged(_ device: DeviceInfo) { inner.deviceChanged(device) }
-        func frame(id: String, events: [InputEvent]) {
-            inner.frame(id: id, events: events)
-            _ = Changes.shared.wait(timeoutMs: 30_000) { !blocked.withLock { $0 } }
-        }
-        func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
-            inner.resync(id: id, keysDown: keysDown, absValues: absValues)
-        }
-        func gesture(id: String, gesture: Gesture) { inner.gesture(id: id, gesture: gesture) }
         func pendingRead(id: String) { inner.pendingRead(id: id) }
+        func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) {
+            inner.mapped(id: id, frame: frame, commands: commands)
+            if frame != nil { _ = Changes.shared.wait(timeoutMs: 30_000) { !blocked.withLock { $0 } } }
+        }
     }
 
     private func loop(_ delegate: any InputLoopDelegate, name: String, grab: GrabMode = .shared) throws -> InputLoop {
@@ -55,11 +52,7 @@ struct RealDeviceTests {
         _ = await eventually(timeoutMs: 10_000) { recorder.all.contains(.pendingRead(token)) }
     }
 
-    private func frames(_ recorder: Recorder, id: String) -> [[InputEvent]] {
-        recorder.all.compactMap { if case .frame(id, let events) = $0 { events } else { nil } }
-    }
-
-    @Test("a uinput keyboard is added with its identity, sends frames, and is removed once on unplug")
+    @Test("a uinput keyboard is added with its identity, its frames are mapped to commands, and it is removed once on unplug")
     func keyboardLifecycle() async throws {
         let recorder = Recorder()
         let loop = try loop(recorder, name: "guest test keys")
@@ -72,11 +65,12 @@ struct RealDeviceTests {
         #expect(info.backend == .libevdev)
         device.key(Self.keyUp, 1)
         device.key(Self.keyUp, 0)
-        #expect(await eventually(timeoutMs: 10_000) { frames(recorder, id: info.id).count == 2 })
-        let sent = frames(recorder, id: info.id)
+        #expect(await eventually(timeoutMs: 10_000) { recorder.frames(of: info.id).count == 2 })
+        let sent = recorder.frames(of: info.id)
         #expect(sent.map { $0.map(\.value) } == [[1], [0]])
         #expect(sent.first?.first?.code == Self.keyUp)
         #expect((sent.first?.first?.timeUsec ?? 0) > 1_600_000_000_000_000)
+        #expect(recorder.mapped.filter { $0.id == info.id }.map(\.commands) == [["up press"], ["up release"]])
         device.destroy()
         #expect(await eventually(timeoutMs: 10_000) { recorder.removed.contains(info.id) })
         // The node's removal (inotify) is queued once the node is gone: two barriers in a row
@@ -98,7 +92,7 @@ struct RealDeviceTests {
         #expect(await eventually(timeoutMs: 10_000) { recorder.added.contains { $0.node == device.node && $0.problem == nil } })
         let id = try #require(recorder.added.first { $0.node == device.node }).id
         device.key(Self.keyUp, 1)
-        #expect(await eventually(timeoutMs: 10_000) { frames(recorder, id: id).count == 1 })
+        #expect(await eventually(timeoutMs: 10_000) { recorder.frames(of: id).count == 1 })
         loop.setGrab(id: id, .exclusive)
         await barrier(loop, recorder)
         #expect(!recorder.all.contains { if case .changed(let info) = $0 { info.grabbed } else { false } })
@@ -108,7 +102,7 @@ struct RealDeviceTests {
         #expect(await eventually(timeoutMs: 10_000) { grabbedReported(recorder, id: id) == false })
     }
 
-    @Test("after SYN_DROPPED the loop reports one resync with the keys still down")
+    @Test("after SYN_DROPPED what the device held is released, and a key still down is not pressed")
     func synDropped() async throws {
         let recorder = BlockingRecorder()
         let loop = try loop(recorder, name: "guest flood keys")
@@ -120,9 +114,9 @@ struct RealDeviceTests {
         let id = try #require(recorder.inner.added.first { $0.node == device.node }).id
         recorder.blocked.withLock { $0 = true }
         device.key(Self.keyUp, 1)
-        let firstFrame = await eventually(timeoutMs: 10_000) { frames(recorder.inner, id: id).count == 1 }
+        let firstFrame = await eventually(timeoutMs: 10_000) { recorder.inner.frames(of: id).count == 1 }
         #expect(firstFrame, "calls: \(recorder.inner.all)")
-        // The loop is stuck in `frame`: overflow the client buffer, ending with KEY_DOWN held.
+        // The loop is stuck in `mapped`: overflow the client buffer, ending with KEY_DOWN held.
         for _ in 0..<500 {
             device.key(Self.keyDown, 1)
             device.key(Self.keyDown, 0)
@@ -131,9 +125,21 @@ struct RealDeviceTests {
         device.key(Self.keyDown, 1)
         recorder.blocked.withLock { $0 = false }
         Changes.shared.notify()
-        #expect(await eventually(timeoutMs: 10_000) {
-            recorder.inner.all.contains { if case .resync(id, let keys, _) = $0 { keys == [Self.keyDown] } else { false } }
-        })
+        // The resync (no frame) releases KEY_UP, held since the first frame and up now, and
+        // presses nothing: KEY_DOWN went down in what was dropped.
+        func resync() -> Int? {
+            recorder.inner.mapped.firstIndex { $0.id == id && $0.frame == nil && $0.commands.contains("up release") }
+        }
+        #expect(await eventually(timeoutMs: 10_000) { resync() != nil }, "calls: \(recorder.inner.mapped)")
+        let resynced = try #require(resync())
+        #expect(recorder.inner.mapped[resynced].commands.allSatisfy { $0.hasSuffix(" release") })
+        // KEY_DOWN's release ends what was swallowed; KEY_UP pressed after it is the marker.
+        device.key(Self.keyDown, 0)
+        device.key(Self.keyUp, 1)
+        device.key(Self.keyUp, 0)
+        #expect(await eventually(timeoutMs: 10_000) { recorder.inner.mapped.dropFirst(resynced + 1).contains { $0.commands == ["up release"] } })
+        let after = recorder.inner.mapped.dropFirst(resynced + 1).flatMap(\.commands)
+        #expect(after == ["up press", "up release"], "KEY_DOWN, down at the resync, was never pressed: \(after)")
     }
 }
 
@@ -182,7 +188,7 @@ struct RealTouchpadTests {
         pad.emit(0, 0, 0)
     }
 
-    @Test("a touchpad is read with libinput: a one-finger drag is a swipe, a click is a tap")
+    @Test("a touchpad is read with libinput: a one-finger drag to the right moves right, a click selects")
     func dragAndClick() async throws {
         let recorder = Recorder()
         let name = "guest test touchpad"
@@ -205,10 +211,11 @@ struct RealTouchpadTests {
             touch(pad, x: 300 + Int32(step) * 20, y: 300, down: true)
         }
         touch(pad, x: 0, y: 0, down: false, first: true)
-        let swiped = await eventually(timeoutMs: 10_000) {
-            recorder.all.contains { if case .gesture(info.id, .swipe(let dx, let dy, _)) = $0 { dx > 5 && abs(dy) < dx } else { false } }
-        }
+        // A swipe is mapped to an instant press and release of its direction.
+        let swipe = Mapped(info.id, frame: nil, ["right press", "right release"])
+        let swiped = await eventually(timeoutMs: 10_000) { recorder.mapped.contains(swipe) }
         #expect(swiped, "calls: \(recorder.all)")
+        let clicked = recorder.mapped.count
         // A physical click of the buttonpad.
         touch(pad, x: 500, y: 300, down: true, first: true)
         pad.emit(1, Self.btnLeft, 1)
@@ -217,9 +224,8 @@ struct RealTouchpadTests {
         pad.emit(1, Self.btnLeft, 0)
         pad.emit(0, 0, 0)
         touch(pad, x: 0, y: 0, down: false, first: true)
-        let tapped = await eventually(timeoutMs: 10_000) {
-            recorder.all.contains { if case .gesture(info.id, .tap) = $0 { true } else { false } }
-        }
+        let tap = Mapped(info.id, frame: nil, ["select press", "select release"])
+        let tapped = await eventually(timeoutMs: 10_000) { recorder.mapped.dropFirst(clicked).contains(tap) }
         #expect(tapped, "calls: \(recorder.all)")
     }
 }

@@ -101,9 +101,6 @@ final class Recorder: InputLoopDelegate {
         case added(DeviceInfo)
         case removed(String)
         case changed(DeviceInfo)
-        case frame(String, [InputEvent])
-        case resync(String, Set<UInt16>, [UInt16: Int32])
-        case gesture(String, Gesture)
         case pendingRead(String)
         case mapped(String, [InputEvent]?, [MappedCommand])
     }
@@ -122,17 +119,41 @@ final class Recorder: InputLoopDelegate {
     var removed: [String] {
         all.compactMap { if case .removed(let id) = $0 { id } else { nil } }
     }
+    /// The `mapped` reports, in words.
+    var mapped: [Mapped] {
+        all.compactMap(Mapped.init)
+    }
+    /// The frames the loop read from the device `id`, in order, each as it was mapped.
+    func frames(of id: String) -> [[InputEvent]] {
+        mapped.filter { $0.id == id }.compactMap(\.frame)
+    }
 
     func deviceAdded(_ device: DeviceInfo) { record(.added(device)) }
     func deviceRemoved(id: String) { record(.removed(id)) }
     func deviceChanged(_ device: DeviceInfo) { record(.changed(device)) }
-    func frame(id: String, events: [InputEvent]) { record(.frame(id, events)) }
-    func resync(id: String, keysDown: Set<UInt16>, absValues: [UInt16: Int32]) {
-        record(.resync(id, keysDown, absValues))
-    }
-    func gesture(id: String, gesture: Gesture) { record(.gesture(id, gesture)) }
     func pendingRead(id: String) { record(.pendingRead(id)) }
     func mapped(id: String, frame: [InputEvent]?, commands: [MappedCommand]) { record(.mapped(id, frame, commands)) }
+}
+
+/// One `mapped` report in words: its device, its frame (nil: a release, a resync, a timer or a
+/// gesture) and its commands as "up press", "select release".
+struct Mapped: Equatable, CustomStringConvertible {
+    var id: String
+    var frame: [InputEvent]?
+    var commands: [String]
+
+    init(_ id: String, frame: [InputEvent]?, _ commands: [String]) {
+        self.id = id
+        self.frame = frame
+        self.commands = commands
+    }
+
+    init?(_ call: Recorder.Call) {
+        guard case .mapped(let id, let frame, let commands) = call else { return nil }
+        self.init(id, frame: frame, commands.map { "\($0.command) \($0.phase.rawValue)" })
+    }
+
+    var description: String { "\(id) \(frame.map { "frame \($0.map { "\($0.code)=\($0.value)" })" } ?? "no frame"): \(commands)" }
 }
 
 /// Counts calls of the policy closure (each open attempt asks it once before opening).

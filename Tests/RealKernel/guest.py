@@ -11,6 +11,7 @@ A scenario declares itself in `# key: value` comment lines at its top:
     # summary: what it checks, in one sentence
     # udev: none | any | required     (default any)
     # needs: focusd                   (pending until a focusd binary exists)
+    # needs: tests                    (pending until the test binary exists: `swift build --build-tests`)
     # timeout: SECONDS                (default 60)
     # focusd-build: release           (run.sh builds a release focusd for it: RK_FOCUSD_RELEASE)
 
@@ -72,10 +73,21 @@ class Udevd:
         print("guest: udevd stopped", flush=True)
 
 
+def missing(meta):
+    """What the scenario needs and this run lacks (it stays pending), or None."""
+    needs = meta.get("needs")
+    if needs == "focusd" and not os.environ.get("RK_FOCUSD"):
+        return "focusd"
+    if needs == "tests" and not os.path.exists(os.path.join(os.environ.get("RK_BIN", ""), "focusdPackageTests.xctest")):
+        return "the test binary (swift build --build-tests)"
+    return None
+
+
 def run(path, meta, results):
     name = os.path.splitext(os.path.basename(path))[0]
-    if meta.get("needs") == "focusd" and not os.environ.get("RK_FOCUSD"):
-        results.write(f"pending {name} needs focusd: {meta.get('summary', '')}\n")
+    lacking = missing(meta)
+    if lacking:
+        results.write(f"pending {name} needs {lacking}: {meta.get('summary', '')}\n")
         return
     timeout = int(meta.get("timeout", "60"))
     interpreter = ["/usr/bin/python3"] if path.endswith(".py") else ["/bin/sh"]
@@ -118,7 +130,7 @@ def main():
     with open(os.path.join(RESULTS, "results.txt"), "w", buffering=1) as results:
         for _, path in plan:
             meta = metadata(path)
-            pending = meta.get("needs") == "focusd" and not os.environ.get("RK_FOCUSD")
+            pending = missing(meta) is not None
             want = meta.get("udev", "any")
             if not pending:
                 if want == "required":
