@@ -45,12 +45,16 @@ public final class AtspiAdapter {
         let bus: String
         var name = ""
         var tree = AccessibleTree()
-        /// Reads in flight; scenes are built only when the application's answers are all in.
-        var pending = 0
+        /// Reads in flight per window ("" for the application's root): a window's scene is built
+        /// when the reads under it (and the root's, which decide which windows there are) are in;
+        /// another window's reads do not hold it back.
+        var pending: [String: Int] = [:]
         var dirtyWindows = Set<String>()
         var sent: [String: SceneNode] = [:]
-        /// Windows whose bounds or subtree must be read again at the end of this wake-up.
-        var boundsDirty = Set<String>()
+        /// Accessibles whose bounds must be read again at the end of this wake-up, each with the
+        /// extents known when its first event came: replies the application sent before the
+        /// event (read before it re-laid out) arrive before it, so a move is judged against these.
+        var boundsDirty: [String: Extents?] = [:]
         init(bus: String) { self.bus = bus }
     }
 
@@ -70,6 +74,8 @@ public final class AtspiAdapter {
     public private(set) var address = ""
     /// Where `--verbose` lines go (nil: nowhere).
     public var debug: ((String) -> Void)?
+    /// When the last answer to a read came (for `--verbose`: how long after it a scene is sent).
+    private var lastAnswer: UInt64 = 0
     /// The earliest deadline of a focus request waiting for its `focused` event.
     private var confirmDeadline: UInt64?
 
@@ -234,54 +240,66 @@ public final class AtspiAdapter {
             app.tree.remove(path)
             app.tree[path] = Accessible(path: path, parent: parent)
         }
-        app.pending += 1  // GetRole; readExtents and readState count themselves
+        let key = begin(app, path)  // GetRole; readExtents and readState count themselves
         call(app.bus, path, "Accessible", "GetRole") { [unowned self] result in
             if case .success(let v) = result, let role = v.first?.int { app.tree.nodes[path]?.role = role }
-            self.answered(app, path)
+            self.answered(app, path, key)
         }
         readExtents(app, path)
-        readState(app, path)
+        readState(app, path, children: false)
+        // Sent with the rest, not after the state's answer: one round trip per level of the tree
+        // instead of two (the application answers in order, so the state is known when the
+        // children arrive; a hidden accessible's children are listed but not read).
+        readChildren(app, path, ifShown: true)
     }
 
-    /// Reads an accessible's state; where it is shown, its children are read too.
-    private func readState(_ app: App, _ path: String) {
-        app.pending += 1
+    /// Reads an accessible's state; where it is shown (and `children`), its children are read too.
+    private func readState(_ app: App, _ path: String, children: Bool = true) {
+        let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetState") { [unowned self] result in
             if case .success(let v) = result, let words = v.first?.items?.compactMap(\.int), app.tree[path] != nil {
                 let states = AtspiStates(words: words)
                 app.tree.nodes[path]?.states = states
                 app.tree.nodes[path]?.statesRead = true
                 app.tree.learn(states)
-                if states.contains(AtspiStates.showing) || states.contains(AtspiStates.visible) { self.readChildren(app, path) }
+                if children && AccessibleTree.mayShow(states) { self.readChildren(app, path) }
             } else if case .failure = result {
                 app.tree.remove(path)
             }
-            self.answered(app, path)
+            self.answered(app, path, key)
         }
     }
 
-    private func readExtents(_ app: App, _ path: String) {
-        app.pending += 1
+    /// Reads an accessible's extents; `moved` runs (before the answer is counted in) when their
+    /// origin differs from `since` (or they became real, or stopped being real).
+    private func readExtents(_ app: App, _ path: String, movedFrom since: Extents? = nil, moved: (() -> Void)? = nil) {
+        let key = begin(app, path)
         call(app.bus, path, "Component", "GetExtents", [.uint32(0)]) { [unowned self] result in
             if case .success(let v) = result, let r = v.first?.items?.compactMap(\.int), r.count == 4 {
-                app.tree.nodes[path]?.extents = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
+                let new = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
+                app.tree.nodes[path]?.extents = new
+                if since?.x != new?.x || since?.y != new?.y { moved?() }
             }
-            self.answered(app, path)
+            self.answered(app, path, key)
         }
     }
 
-    private func readChildren(_ app: App, _ path: String) {
-        app.pending += 1
+    /// Reads an accessible's children list and reads the children it did not know. `ifShown`:
+    /// sent before the accessible's state is known; the children are read only if it turns out
+    /// shown (or its state could not be read), else the list is kept until it is shown.
+    private func readChildren(_ app: App, _ path: String, ifShown: Bool = false) {
+        let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetChildren") { [unowned self] result in
-            defer { self.answered(app, path) }
-            guard case .success(let v) = result, app.tree[path] != nil else { return }
+            defer { self.answered(app, path, key) }
+            guard case .success(let v) = result, let node = app.tree[path] else { return }
             let children = (v.first?.items ?? []).compactMap { child -> String? in
                 guard let parts = child.items, parts.count == 2, parts[0].string == app.bus else { return nil }
                 return parts[1].string
             }
-            let old = app.tree[path]?.children ?? []
+            let old = node.children
             for gone in Set(old).subtracting(children) where app.tree[gone]?.parent == path { app.tree.remove(gone) }
             app.tree.nodes[path]?.children = children
+            if ifShown && node.statesRead && !AccessibleTree.mayShow(node.states) { return }
             app.tree.nodes[path]?.childrenRead = true
             for child in children where app.tree[child]?.parent != path || path == AtspiAdapter.root {
                 self.read(app, child, parent: path)
@@ -292,8 +310,16 @@ public final class AtspiAdapter {
         }
     }
 
-    private func answered(_ app: App, _ path: String) {
-        app.pending -= 1
+    /// Counts a read of `path` in flight under its window (the key its answer is counted off).
+    private func begin(_ app: App, _ path: String) -> String {
+        let key = app.tree.window(of: path, root: AtspiAdapter.root) ?? ""
+        app.pending[key, default: 0] += 1
+        return key
+    }
+
+    private func answered(_ app: App, _ path: String, _ key: String) {
+        lastAnswer = Self.now()
+        if let left = app.pending[key], left > 1 { app.pending[key] = left - 1 } else { app.pending[key] = nil }
         if let window = app.tree.window(of: path, root: AtspiAdapter.root) { app.dirtyWindows.insert(window) }
     }
 
@@ -321,16 +347,35 @@ public final class AtspiAdapter {
             guard let state = AtspiStates.named(detail) else { return }
             app.tree.nodes[path]?.states.set(state, on)
             if on { app.tree.learn(AtspiStates(bits: 1 << UInt64(state))) }
-            if (state == AtspiStates.showing || state == AtspiStates.visible) && on { readChildren(app, path) }
+            if on && (state == AtspiStates.showing || (state == AtspiStates.visible && !app.tree.reportsShowing)) {
+                readChildren(app, path)
+            }
             if state == AtspiStates.defunct && on { app.tree.remove(path) }
             markDirty(app, path)
             if state == AtspiStates.focused && on { appFocused(app, path) }
             if state == AtspiStates.active && on && app.tree[path]?.parent == AtspiAdapter.root { windowActivated(app, path) }
         case "ChildrenChanged":
+            // The event names the child: it is read at once, with the parent's list (which keeps
+            // the order true), instead of after the list's answer (one round trip less, and the
+            // application answers both in one go).
+            if let child = signal.body[safe: 3]?.items, child.count == 2, child[0].string == app.bus || child[0].string == "",
+               let childPath = child[1].string, childPath != path, app.tree[path]?.childrenRead == true {
+                if detail.hasPrefix("add"), app.tree[childPath]?.parent != path {
+                    var children = app.tree[path]?.children ?? []
+                    let index = signal.body[safe: 1]?.int ?? -1
+                    children.insert(childPath, at: (0...children.count).contains(index) ? index : children.count)
+                    app.tree.nodes[path]?.children = children
+                    read(app, childPath, parent: path)
+                } else if detail.hasPrefix("remove"), app.tree[childPath]?.parent == path {
+                    app.tree.nodes[path]?.children.removeAll { $0 == childPath }
+                    app.tree.remove(childPath)
+                    markDirty(app, path)
+                }
+            }
             readChildren(app, path)
         case "BoundsChanged":
             // Coalesced: one re-read of the kept accessibles under it per wake-up (flush).
-            app.boundsDirty.insert(path)
+            if app.boundsDirty.index(forKey: path) == nil { app.boundsDirty.updateValue(app.tree[path]?.extents, forKey: path) }
         default:
             break
         }
@@ -371,38 +416,55 @@ public final class AtspiAdapter {
 
     // MARK: sending scenes
 
-    /// After each wake-up: re-read coalesced bounds, then send what changed for every application
-    /// whose answers are all in.
+    /// After each wake-up: re-read coalesced bounds, then send each changed window whose reads
+    /// (and its application root's) are all answered.
     private func flush() {
         for app in apps.values {
             if !app.boundsDirty.isEmpty {
-                let paths = app.boundsDirty
-                app.boundsDirty = []
-                var reread = Set<String>()
+                let known = app.boundsDirty
+                // Accessibles placed for the first time (an added widget) first: the application
+                // answers in order, and their answers are what brings them into the scene.
+                let placed = { (path: String) -> Bool in (known[path] ?? nil) != nil }
+                let paths = known.keys.filter { !placed($0) } + known.keys.filter(placed)
+                app.boundsDirty = [:]
                 var containers = Set<String>()
+                // Only what the events name: an accessible whose size or place within its parent
+                // changes sends its own bounds-changed. Its kept descendants are read again only
+                // when it moved on the screen (a window moved, a container with a window of its
+                // own moved): their screen extents moved with it, and no event says so.
                 for path in paths {
-                    collectKept(app, path, into: &reread)
+                    readExtents(app, path, movedFrom: known[path] ?? nil) { [unowned self] in
+                        var under = Set<String>()
+                        self.collectKept(app, path, into: &under)
+                        under.remove(path)
+                        self.debug?("atspi: \(path) moved: re-reading \(under.count) extents under it")
+                        for child in under { self.readExtents(app, child) }
+                    }
+                    // GTK 3 reports a widget shown before it is mapped and sends no event when it
+                    // is: its first placement (a bounds change) is when its state is worth reading
+                    // again.
+                    if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) {
+                        readState(app, path, children: !node.childrenRead)
+                    }
                     collectContainers(app, path, into: &containers)
                 }
-                for path in reread { readExtents(app, path) }
-                // GTK 3 reports a widget shown before it is mapped and sends no event when it is:
-                // its first placement (a bounds change) is when its state is worth reading again.
-                for path in paths where reread.contains(path) {
-                    if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) { readState(app, path) }
-                }
                 for path in containers { readChildren(app, path) }
+                debug?("atspi: \(paths.count) bounds-changed: re-reading their extents, \(containers.count) children lists")
             }
-            guard app.pending == 0, !app.dirtyWindows.isEmpty else { continue }
-            let windows = app.dirtyWindows
-            app.dirtyWindows = []
+            guard app.pending[""] == nil, !app.dirtyWindows.isEmpty else { continue }
+            // A window's first scene waits for all its reads; a sent one is brought up to date
+            // with what is known after every wake-up (an added widget reaches focusd as soon as
+            // its own reads are in, not after unrelated re-reads of the same window).
+            let ready = app.dirtyWindows.filter { app.pending[$0] == nil || app.sent[$0] != nil }
+            guard !ready.isEmpty else { continue }
+            app.dirtyWindows.subtract(ready)
             let listed = Set(app.tree[AtspiAdapter.root]?.children ?? [])
-            for window in windows { send(app, window, listed: listed.contains(window)) }
+            for window in ready { send(app, window, listed: listed.contains(window)) }
         }
     }
 
-    /// `path` and its descendants that are in a sent scene, whose extents follow a bounds change;
-    /// `path` itself too when it is a window, a section or focusable (a widget added at run time is
-    /// allocated its place after it was read).
+    /// `path` and its descendants that are in a sent scene, whose screen extents follow `path`'s
+    /// when it moves; `path` itself too when it is a window, a section or focusable.
     private func collectKept(_ app: App, _ path: String, into out: inout Set<String>) {
         guard let node = app.tree[path] else { return }
         // Not yet known not to matter: its first extents may have been read before it was placed.
@@ -446,7 +508,7 @@ public final class AtspiAdapter {
             return
         }
         if app.sent[window] == scene { return }
-        debug?("atspi: publishing \(name) (\(scene.ids().count) nodes)")
+        debug?("atspi: publishing \(name) (\(scene.ids().count) nodes), \(Double(Self.now() - lastAnswer) / 1000) ms after the last answer")
         let isNew = app.sent[window] == nil
         app.sent[window] = scene
         sink.publish(name, root: scene)
@@ -594,21 +656,30 @@ public final class AtspiAdapter {
         }
     }
 
+    /// The `Value` properties are read one by one (all four in flight at once): Qt 5.15 crashes
+    /// on `Properties.GetAll` of `org.a11y.atspi.Value` (a segmentation fault in the application,
+    /// seen with PyQt5 5.15.9 on Qt 5.15.8).
     private func edit(_ app: App, _ path: String, detents: Int) {
-        call(app.bus, path, "org.freedesktop.DBus.Properties", "GetAll", [.string("org.a11y.atspi.Value")]) { [unowned self] result in
-            guard case .success(let v) = result else { return self.log("atspi: \(path) of '\(app.name)' has no value to edit") }
-            var props: [String: Double] = [:]
-            for entry in v.first?.items ?? [] {
-                if case .dictEntry(let key, let value) = entry, let k = key.string, let d = value.double { props[k] = d }
+        let names = ["CurrentValue", "MinimumValue", "MaximumValue", "MinimumIncrement"]
+        var props: [String: Double] = [:]
+        var left = names.count
+        for name in names {
+            call(app.bus, path, "org.freedesktop.DBus.Properties", "Get", [.string("org.a11y.atspi.Value"), .string(name)]) { [unowned self] result in
+                if case .success(let v) = result, let d = v.first?.double { props[name] = d }
+                left -= 1
+                if left == 0 { self.setValue(app, path, props, detents: detents) }
             }
-            guard let current = props["CurrentValue"], let low = props["MinimumValue"], let high = props["MaximumValue"] else {
-                return self.log("atspi: \(path) of '\(app.name)' reports no current, minimum and maximum value")
-            }
-            let target = ValueStep.next(current: current, minimum: low, maximum: high, increment: props["MinimumIncrement"] ?? 0, detents: detents)
-            self.call(app.bus, path, "org.freedesktop.DBus.Properties", "Set",
-                      [.string("org.a11y.atspi.Value"), .string("CurrentValue"), .variantDouble(target)]) { [unowned self] result in
-                if case .failure(let error) = result { self.log("atspi: setting the value of \(path) failed: \(error)") }
-            }
+        }
+    }
+
+    private func setValue(_ app: App, _ path: String, _ props: [String: Double], detents: Int) {
+        guard let current = props["CurrentValue"], let low = props["MinimumValue"], let high = props["MaximumValue"] else {
+            return log("atspi: \(path) of '\(app.name)' reports no current, minimum and maximum value")
+        }
+        let target = ValueStep.next(current: current, minimum: low, maximum: high, increment: props["MinimumIncrement"] ?? 0, detents: detents)
+        call(app.bus, path, "org.freedesktop.DBus.Properties", "Set",
+             [.string("org.a11y.atspi.Value"), .string("CurrentValue"), .variantDouble(target)]) { [unowned self] result in
+            if case .failure(let error) = result { self.log("atspi: setting the value of \(path) failed: \(error)") }
         }
     }
 }

@@ -130,6 +130,12 @@ public struct AccessibleTree: Sendable {
         return nil
     }
 
+    /// Whether a state set read may mean shown: its children are worth reading (SHOWING or
+    /// VISIBLE: the toolkit may not report SHOWING at all).
+    public static func mayShow(_ states: AtspiStates) -> Bool {
+        states.contains(AtspiStates.showing) || states.contains(AtspiStates.visible)
+    }
+
     public func isShown(_ node: Accessible) -> Bool {
         node.states.contains(reportsShowing ? AtspiStates.showing : AtspiStates.visible)
     }

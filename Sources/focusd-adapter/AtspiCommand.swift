@@ -57,7 +57,7 @@ final class AtspiBridge: FocusdLinkDelegate, AtspiSceneSink {
         do {
             let address = try AtspiAdapter.findBus { AdapterLog.warning($0) }
             let adapter = AtspiAdapter(sink: self, log: { AdapterLog.warning($0) })
-            if AdapterLog.verbose { adapter.debug = { AdapterLog.debug($0) } }
+            if AdapterLog.verbose { adapter.debug = { text in AdapterLog.debug("\(Double(AtspiAdapter.now() % 100_000_000) / 1000) ms \(text)") } }
             try adapter.start(address: address)
             self.adapter = adapter
             retryDelay = 1

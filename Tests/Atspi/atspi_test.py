@@ -31,6 +31,7 @@ parser.add_argument("--build-dir", default=os.path.join(HERE, "..", "..", ".buil
 parser.add_argument("--widget-factory", action="store_true", help="also drive gtk3-widget-factory")
 parser.add_argument("--bench", type=int, default=0, help="measure N focus round trips (adapters.md §4)")
 parser.add_argument("--keep", action="store_true", help="keep the work directory")
+parser.add_argument("--no-qt", action="store_true", help="leave out the Qt 5 application")
 args = parser.parse_args()
 
 work = tempfile.mkdtemp(prefix="focusd-atspi-")
@@ -86,6 +87,8 @@ for key in ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "NO_AT_BRI
 env["GDK_BACKEND"] = "x11"
 env["GTK_A11Y"] = "atspi"
 env["NO_AT_BRIDGE"] = "0"
+# Qt 5 joins the accessibility bus only with this (or while a screen reader runs).
+env["QT_LINUX_ACCESSIBILITY_ALWAYS_ON"] = "1"
 display = next(str(n) for n in range(90, 400)
                if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"))
 xvfb = subprocess.Popen(["Xvfb", ":" + display, "-noreset", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
@@ -187,22 +190,23 @@ if not wait_for(lambda: os.path.exists(sock_path), 15):
 fixture_lines = queue.Queue()
 
 
-def start_fixture():
-    p = start(["/usr/bin/python3", os.path.join(HERE, "fixture_gtk3.py")], "fixture", stdin=subprocess.PIPE,
+def start_fixture(script="fixture_gtk3.py", name="fixture", lines=fixture_lines):
+    """A fixture application whose stdout lines go to `lines` (for `expect_line`)."""
+    p = start(["/usr/bin/python3", os.path.join(HERE, script)], name, stdin=subprocess.PIPE,
               stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def pump():
         for line in p.stdout:
-            fixture_lines.put(line.strip())
+            lines.put(line.strip())
     threading.Thread(target=pump, daemon=True).start()
     return p
 
 
-def expect_line(prefix, timeout=5.0):
+def expect_line(prefix, timeout=5.0, lines=fixture_lines):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
-            line = fixture_lines.get(timeout=max(0.01, end - time.monotonic()))
+            line = lines.get(timeout=max(0.01, end - time.monotonic()))
         except queue.Empty:
             break
         if line.startswith(prefix):
@@ -222,6 +226,81 @@ def x_focus(title, by="--name"):
     if wid:
         subprocess.run(["xdotool", "windowfocus", "--sync", wid[0]], env=env, timeout=10)
     return bool(wid)
+
+
+def qt_part():
+    """The same adapter on a Qt 5 application (Tests/Atspi/fixture_qt5.py): Qt joins the bus with
+    QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and takes GrabFocus only while its window has X focus."""
+    lines = queue.Queue()
+    qt = start_fixture("fixture_qt5.py", "fixture-qt", lines)
+    qt_env_note = "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 in its environment"
+
+    def expect(prefix, timeout=5.0):
+        return expect_line(prefix, timeout, lines)
+
+    try:
+        check("the Qt 5 fixture starts", expect("ready", 20) is not None)
+        before = set(scenes().get("scenes", []))
+        qt_scene = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:") and n not in before
+                                         and not n.startswith("atspi:" + bus_name + ":")), None), 20)
+        check("the Qt 5 window gets a scene (" + qt_env_note + ")", qt_scene is not None, scenes())
+        if qt_scene is None:
+            return
+        qbus = qt_scene[len("atspi:"):].split(":/", 1)[0]
+        qwindow = "/" + qt_scene.split(":/", 1)[1]
+        x_focus("focusd atspi qt fixture")
+        check("the Qt window's scene becomes the active one when it has X focus",
+              wait_for(lambda: scenes().get("active") == qt_scene), scenes())
+        q = {name: find(qbus, qwindow, name, "push button") for name in ["alpha", "beta", "gamma"]}
+        tree = walk(qbus, qwindow)
+        q["edit"] = next((p for p, r, _ in tree if r == "text"), None)
+        q["spin"] = next((p for p, r, _ in tree if r in ("spin button", "spin box")), None)
+        q["scale"] = next((p for p, r, _ in tree if r == "slider"), None)
+        items = [p for p, r, _ in tree if r == "list item"]
+        sys.path.insert(0, HERE)
+        import bench
+        print(f"note Qt 5 answers Cache.GetItems with: {bench.cache_answer(a11y, qbus)}", flush=True)
+        if not check("the Qt fixture's widgets are all on the bus", all(q.values()) and len(items) == 3, (q, items, tree)):
+            return
+        check("Qt's own focus (alpha) is focusd's focus when the scene appears",
+              wait_for(lambda: state(qt_scene).get("focused") == q["alpha"]), (state(qt_scene).get("focused"), q["alpha"]))
+        varlink("Send", {"scene": qt_scene, "command": "right"})
+        check("a move right focuses the next Qt button in the application",
+              wait_for(lambda: app_focus(qbus, qwindow) == q["beta"]), app_focus(qbus, qwindow))
+        varlink("Send", {"scene": qt_scene, "command": "select"})
+        check("select activates the focused Qt button", expect("clicked beta") is not None)
+        varlink("Focus", {"scene": qt_scene, "id": q["edit"]})
+        check("Focus on the Qt line edit focuses it", wait_for(lambda: app_focus(qbus, qwindow) == q["edit"]), app_focus(qbus, qwindow))
+        varlink("Focus", {"scene": qt_scene, "id": q["spin"]})
+        check("the Qt spin box takes focus", wait_for(lambda: app_focus(qbus, qwindow) == q["spin"]), app_focus(qbus, qwindow))
+        varlink("Send", {"scene": qt_scene, "command": "crown", "detents": 2})
+        check("crown detents step the Qt spin box by its step", expect("spin 2") is not None)
+        varlink("Focus", {"scene": qt_scene, "id": q["scale"]})
+        check("the Qt slider takes focus", wait_for(lambda: app_focus(qbus, qwindow) == q["scale"]), app_focus(qbus, qwindow))
+        varlink("Send", {"scene": qt_scene, "command": "crown", "detents": 3})
+        check("crown detents step the Qt slider by its single step", expect("scale 15") is not None)
+        tell(qt, "focus gamma")
+        check("focus moved by the Qt application itself becomes focusd's focus",
+              wait_for(lambda: state(qt_scene).get("focused") == q["gamma"]), state(qt_scene).get("focused"))
+        # Qt's list items refuse GrabFocus (and their list offers no Selection): the request is
+        # not left standing, focusd is told where the application's focus really is.
+        asked = varlink("Focus", {"scene": qt_scene, "id": items[1]})
+        if "error" in asked:
+            check("a Qt list item is a candidate", False, asked)
+        else:
+            agreed = wait_for(lambda: (f := app_focus(qbus, qwindow)) is not None and state(qt_scene).get("focused") == f, 3)
+            check("after focus on a Qt list item, focusd's focus is the application's real focus", agreed,
+                  f"focusd {state(qt_scene).get('focused')}, application {app_focus(qbus, qwindow)}")
+        check("the Qt application is still running after all of it", qt.poll() is None, f"exit status {qt.poll()}")
+    finally:
+        if qt.poll() is None:
+            tell(qt, "quit")
+        try:
+            qt.wait(5)
+        except subprocess.TimeoutExpired:
+            qt.kill()
+    check("the Qt window's scene goes when the application exits",
+          wait_for(lambda: qt_scene not in scenes().get("scenes", [])), scenes())
 
 
 try:
@@ -367,6 +446,9 @@ try:
         check("the widget factory's scene goes when it exits",
               wait_for(lambda: factory_scene not in scenes().get("scenes", [])), scenes())
         x_focus("focusd atspi fixture")
+    if not args.no_qt:
+        qt_part()
+        x_focus("focusd atspi fixture")
     if args.bench:
         # Figures, not checks: printed beside their floors (docs/adapters-atspi.md, "Figures").
         sys.path.insert(0, HERE)
@@ -374,7 +456,7 @@ try:
         bench.run(args.bench, a11y_address, sock_path, bus_name, scene, ids, varlink, wait_for, app_focus, window,
                   lambda line: print(line, flush=True))
         bench.app_change(min(args.bench, 100), a11y_address, sock_path, scene, ids, lambda line: tell(fixture, line),
-                         lambda line: print(line, flush=True))
+                         lambda line: print(line, flush=True), os.path.join(work, "adapter.log"))
 
     if args.bench:
         adapter.terminate()
@@ -386,7 +468,7 @@ try:
             lambda: start([os.path.join(args.build_dir, "focusd-adapter"), "atspi", "--socket", sock_path], "adapter-bench"),
             lambda: (start(["/usr/bin/python3", os.path.join(HERE, "fixture_gtk3.py"), "--many", "2000"], "many"),
                      os.path.join(work, "many.log")),
-            scenes, wait_for, lambda line: print(line, flush=True))
+            scenes, wait_for, lambda line: print(line, flush=True), a11y=a11y)
 finally:
     cleanup()
 
