@@ -357,6 +357,49 @@ func timeFanout(_ binary: String, socket: String, monitors: Int, moves: Int, sce
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
 }
 
+/// What the scheduler counted for every thread of `pid`: time on a CPU (ns, `schedstat`), the
+/// times a thread gave up its CPU to wait (voluntary switches) and the times it was preempted
+/// while it still had work (involuntary switches).
+struct SchedulerCounters {
+    var cpuNanoseconds = 0
+    var voluntary = 0
+    var involuntary = 0
+
+    init() {}
+
+    init(pid: Int32) {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for task in tasks {
+            let directory = "/proc/\(pid)/task/\(task)/"
+            if let text = try? String(contentsOfFile: directory + "schedstat", encoding: .utf8),
+                let first = text.split(separator: " ").first, let nanoseconds = Int(first)
+            {
+                cpuNanoseconds += nanoseconds
+            }
+            guard let text = try? String(contentsOfFile: directory + "status", encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") {
+                let value = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last ?? "") ?? 0
+                if line.hasPrefix("voluntary_ctxt_switches:") { voluntary += value }
+                if line.hasPrefix("nonvoluntary_ctxt_switches:") { involuntary += value }
+            }
+        }
+    }
+
+    static func - (after: Self, before: Self) -> Self {
+        var difference = Self()
+        difference.cpuNanoseconds = after.cpuNanoseconds - before.cpuNanoseconds
+        difference.voluntary = after.voluntary - before.voluntary
+        difference.involuntary = after.involuntary - before.involuntary
+        return difference
+    }
+
+    static func += (total: inout Self, more: Self) {
+        total.cpuNanoseconds += more.cpuNanoseconds
+        total.voluntary += more.voluntary
+        total.involuntary += more.involuntary
+    }
+}
+
 /// Pins every thread of `pid` to `cpus` (`taskset -a -p -c`); false when it could not.
 @discardableResult
 func pin(_ pid: Int32, to cpus: String) -> Bool {
@@ -429,6 +472,10 @@ func fanoutBenchmark() throws {
     }
     var focusd = Array(repeating: [[Double]](), count: placements.count)
     var bare = Array(repeating: [[Double]](), count: placements.count)
+    // What each server's threads cost the scheduler over its blocks (the client's 100 warm-up
+    // moves and 9 connections included, the same for both servers).
+    var focusdCounters = Array(repeating: SchedulerCounters(), count: placements.count)
+    var bareCounters = Array(repeating: SchedulerCounters(), count: placements.count)
     for round in 0..<rounds {
         for (index, placement) in placements.enumerated() {
             pin(floor.processIdentifier, to: placement.server)
@@ -436,18 +483,33 @@ func fanoutBenchmark() throws {
             let floorFirst = round.isMultiple(of: 2)
             for server in floorFirst ? [0, 1] : [1, 0] {
                 if server == 0 {
+                    let before = SchedulerCounters(pid: floor.processIdentifier)
                     bare[index] += try timeFanout(binary, socket: floorSocket, monitors: monitors, moves: movesPerRound, scene: "bench", cpus: placement.client)
+                    bareCounters[index] += SchedulerCounters(pid: floor.processIdentifier) - before
                 } else {
+                    let before = SchedulerCounters(pid: daemon.pid)
                     focusd[index] += try timeFanout(binary, socket: daemon.socket, monitors: monitors, moves: movesPerRound, scene: "bench", cpus: placement.client)
+                    focusdCounters[index] += SchedulerCounters(pid: daemon.pid) - before
                 }
             }
         }
     }
+    let movesPerPlacement = Double(rounds * (movesPerRound + 100))
     pin(floor.processIdentifier, to: all)
     pin(daemon.pid, to: all)
-    func figures(_ rows: [[Double]]) -> (median: Double, p99: Double, roundTrip: Double, count: Int) {
+    func figures(_ rows: [[Double]]) -> (median: Double, p99: Double, roundTrip: Double, count: Int, first: Double, last: Double) {
         let events = rows.flatMap { $0.dropFirst() }.map { $0 / 1000 }
-        return (percentile(events, 50), percentile(events, 99), percentile(rows.map { $0[0] / 1000 }, 50), events.count)
+        // Per move, the monitor the event reached first and the one it reached last.
+        let first = rows.compactMap { $0.dropFirst().min() }.map { $0 / 1000 }
+        let last = rows.compactMap { $0.dropFirst().max() }.map { $0 / 1000 }
+        return (
+            percentile(events, 50), percentile(events, 99), percentile(rows.map { $0[0] / 1000 }, 50), events.count,
+            percentile(first, 50), percentile(last, 50)
+        )
+    }
+    func perMove(_ counters: SchedulerCounters) -> (cpu: Double, preempted: Double, waits: Double) {
+        (Double(counters.cpuNanoseconds) / 1000 / movesPerPlacement, Double(counters.involuntary) / movesPerPlacement,
+         Double(counters.voluntary) / movesPerPlacement)
     }
     for (index, placement) in placements.enumerated() {
         let ours = figures(focusd[index])
@@ -457,6 +519,12 @@ func fanoutBenchmark() throws {
         print("  placement: \(placement.name)")
         print("    focusd:                    median \(format(ours.median)), p99 \(format(ours.p99)) (\(ours.count) deliveries); Move round trip median \(format(ours.roundTrip))")
         print("    floor (C, epoll, 8 writes): median \(format(theirs.median)), p99 \(format(theirs.p99)) (\(theirs.count) deliveries); call round trip median \(format(theirs.roundTrip))")
+        print("    first / last monitor reached, medians: focusd \(format(ours.first)) / \(format(ours.last)), floor \(format(theirs.first)) / \(format(theirs.last))")
+        let (ourCounts, theirCounts) = (perMove(focusdCounters[index]), perMove(bareCounters[index]))
+        print(
+            "    server CPU per Move: focusd \(String(format: "%.1f", ourCounts.cpu)) µs, floor \(String(format: "%.1f", theirCounts.cpu)) µs (\(String(format: "%.2f", ourCounts.cpu / theirCounts.cpu))×);"
+                + " preempted per Move: focusd \(String(format: "%.2f", ourCounts.preempted)), floor \(String(format: "%.2f", theirCounts.preempted));"
+                + " waits per Move: focusd \(String(format: "%.2f", ourCounts.waits)), floor \(String(format: "%.2f", theirCounts.waits))")
         print("    goal: median ≤ 2× the floor: \(String(format: "%.2f", medianRatio))×            \(verdict(medianRatio <= 2))")
         print("    goal: p99 ≤ 3× the floor: \(String(format: "%.2f", p99Ratio))×               \(verdict(p99Ratio <= 3))")
     }

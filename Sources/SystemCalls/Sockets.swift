@@ -73,6 +73,26 @@ extension Posix {
         return getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0 && listening != 0
     }
 
+    /// Writes to a non-blocking stream socket what it takes now, without raising `SIGPIPE`
+    /// (`send` with `MSG_NOSIGNAL | MSG_DONTWAIT`): the bytes taken, `.wouldBlock` when it takes
+    /// none, or the error (`EPIPE`, `ECONNRESET`: the peer is gone).
+    public static func sendNow(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(PosixError) -> IOResult<Int> {
+        try syscall("send") { send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+    }
+
+    /// The socket's cookie (`SO_COOKIE`, Linux 4.12): a number the kernel gives each socket and
+    /// does not give another while the system runs, so it tells whether a descriptor is still the
+    /// socket it was; nil when `fd` is not a socket.
+    public static func socketCookie(_ fd: Int32) -> UInt64? {
+        var cookie: UInt64 = 0
+        var length = socklen_t(MemoryLayout<UInt64>.size)
+        guard getsockopt(fd, SOL_SOCKET, socketCookieOption, &cookie, &length) == 0 else { return nil }
+        return cookie
+    }
+
+    /// `SO_COOKIE` (asm-generic/socket.h; not exported by the Glibc module).
+    public static let socketCookieOption: Int32 = 57
+
     /// `ECONNRESET`: the peer closed with data unread.
     public static let connectionReset = ECONNRESET
 }
