@@ -186,6 +186,8 @@ extension ServiceSocketTests {
             victim.arguments = ["python3", "-c", Self.monitorVictim, daemon.socketPath]
             let output = Pipe()
             victim.standardOutput = output
+            let input = Pipe()  // held open: the victim waits on it until killed
+            victim.standardInput = input
             try victim.run()
             var line = ""
             while !line.contains("\n") {
@@ -335,9 +337,10 @@ extension ServiceSocketTests {
                 "a move took \(medianAfter) ms (median) after 10,000 oneway Monitor calls from a closed connection, \(medianBefore) ms before")
         }
 
-        /// Subscribes to Monitor, reads the first reply, says "ready", then sleeps.
+        /// Subscribes to Monitor, reads the first reply, says "ready", then waits to be killed
+        /// (reading its stdin, which the test holds open).
         static let monitorVictim = #"""
-            import socket, sys, time, json
+            import socket, sys, json
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(sys.argv[1])
             s.sendall(json.dumps({"method": "io.focusd.Focus.Monitor", "parameters": {"scene": "watched"}, "more": True}).encode() + b"\0")
@@ -345,7 +348,7 @@ extension ServiceSocketTests {
             while b"\0" not in data:
                 data += s.recv(4096)
             print("ready", flush=True)
-            time.sleep(60)
+            sys.stdin.read()
             """#
     }
 }

@@ -42,8 +42,7 @@ extension ServiceSocketTests {
         /// Waits (at most 20 s) until the daemon has logged `count` builds of `scene` by `method`.
         static func waitForBuild(_ daemon: FocusdProcess, _ method: String, of scene: String, count: Int = 1) {
             let line = "scene '\(scene)': \(method) is built on the worker thread"
-            let deadline = Date().addingTimeInterval(20)
-            while daemon.log_.components(separatedBy: line).count - 1 < count && Date() < deadline { usleep(2_000) }
+            _ = daemon.waitForLog { $0.components(separatedBy: line).count - 1 >= count }
         }
 
         /// Waits for `client`'s reply, then whether `earlier`'s had begun to come by then (the

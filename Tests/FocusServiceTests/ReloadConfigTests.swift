@@ -85,7 +85,7 @@ extension ServiceSocketTests {
                 ["scene": "kept", "upsert": [["parent": "root", "node": TestScenes.tile("extra", x: 900, y: 0)]]])
             #expect(grown == VarlinkError("io.focusd.Focus.TooManyNodes", parameters: ["limit": 5]))
             #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] == ["kept"])
-            let log = try eventually { daemon.log_.contains("maxMessageBytes = 1048576 is not applied until focusd restarts") }
+            let log = daemon.waitForLog("maxMessageBytes = 1048576 is not applied until focusd restarts")
             #expect(log, "the log says what the reload did not apply:\n\(daemon.log_)")
         }
 

@@ -31,22 +31,23 @@ final class FocusdProcess: @unchecked Sendable {
     let directory: String
     let socketPath: String
     let process = Process()
-    private let logPath: String
+    private let logFile: LogFile
     private var stopped = false
     private var exited: ExitSignal?
 
-    /// Starts the daemon and waits (at most 10 s) until its socket answers.
+    /// Starts the daemon and waits (at most 20 s, only a bound for a hung daemon) until it says
+    /// it serves: `READY=1` on the `$NOTIFY_SOCKET` this test gives it, as systemd would.
     ///
     /// - Parameters:
     ///   - config: the text of a config file passed with `--config`.
     ///   - umask: the umask the daemon starts with (through `sh -c 'umask …; exec …'`).
-    ///   - demo: install the demo scene.
+    ///   - demo: install the demo scene (it is in before the daemon is ready).
     ///   - arguments: more command-line arguments (e.g. `--input-directory`, replacing `--no-devices`).
     ///   - fileLimit: the daemon's `RLIMIT_NOFILE` (through `sh -c 'ulimit -n …; exec …'`).
     init(config: String? = nil, umask: String? = nil, demo: Bool = false, devices: [String]? = nil, fileLimit: Int? = nil) throws {
         directory = try Self.makeTemporaryDirectory()
         socketPath = directory + "/run/focusd.sock"
-        logPath = directory + "/focusd.log"
+        logFile = LogFile(path: directory + "/focusd.log")
         var arguments = ["--socket", socketPath]
         arguments += devices ?? ["--no-devices"]
         if demo { arguments.append("--demo") }
@@ -67,28 +68,16 @@ final class FocusdProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments
         }
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = FileHandle(forWritingAtPath: logPath)
+        let readiness = try ReadinessSocket(directory: directory)
+        process.environment = readiness.environment
+        let log = logFile.handleForWriting()
         process.standardOutput = log
         process.standardError = log
-        exited = ExitSignal(process)
+        exited = ExitSignal(process, also: readiness.processExited)
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            // With --demo, also until the demo scene is in: the daemon listens before it
-            // installs it (Daemon.swift), so an early client can find no scene.
-            if let client = try? TestClient(path: socketPath, timeout: .seconds(2)),
-                let scenes = try? client.call("io.focusd.Focus.ListScenes")["scenes"],
-                !demo || scenes != []
-            {
-                return
-            }
-            guard process.isRunning else { break }
-            usleep(20_000)
-        }
-        let output = log_
+        if readiness.waitForReady(seconds: 20) { return }
         terminate()
-        throw TestFailure("focusd did not come up on \(socketPath): \(output)")
+        throw TestFailure("focusd did not come up on \(socketPath): \(log_)")
     }
 
     deinit {
@@ -100,7 +89,14 @@ final class FocusdProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
 
     /// What the daemon logged so far.
-    var log_: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var log_: String { logFile.text }
+
+    /// Waits (at most `seconds`, a bound for a daemon that never says it) until the daemon has
+    /// logged `text`; whether it did.
+    func waitForLog(_ text: String, seconds: Double = 20) -> Bool { logFile.wait(seconds: seconds) { $0.contains(text) } }
+
+    /// Waits until the daemon's log satisfies `check`.
+    func waitForLog(seconds: Double = 20, until check: (String) -> Bool) -> Bool { logFile.wait(seconds: seconds, until: check) }
 
     /// A new client connection (30 s per reply unless said otherwise).
     func connect(timeout: Duration = .seconds(10)) throws -> TestClient {
