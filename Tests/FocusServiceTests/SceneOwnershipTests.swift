@@ -37,13 +37,11 @@ extension ServiceSocketTests {
                 let setter = try daemon.connect()
                 try setter.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("kept", persist: true)])
                 try setter.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("dropped")])
-                setter.close()
+                #expect(setter.closeAndWaitUntilReleased())
             }
             let observer = try daemon.connect()
-            let gone = try eventually {
-                try observer.call("io.focusd.Focus.ListScenes")["scenes"] == ["kept"]
-            }
-            #expect(gone, "the non-persistent scene should go and the persistent one stay")
+            let scenes = try observer.call("io.focusd.Focus.ListScenes")["scenes"]
+            #expect(scenes == ["kept"], "the non-persistent scene should go and the persistent one stay: \(String(describing: scenes))")
             #expect(try observer.call("io.focusd.Focus.ListScenes")["active"] == "kept")
             let replaced = try observer.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("kept", count: 5, persist: true)])
             #expect(replaced["state"]?["scene"] == "kept")
@@ -69,12 +67,9 @@ extension ServiceSocketTests {
             let stream = try watcher.callMore("io.focusd.Focus.Monitor")
             #expect(try stream.next(timeout: .seconds(3))?["state"]?["scene"] == "s1")
 
-            one.close()
-            let fellBack = try eventually {
-                try two.call("io.focusd.Focus.ListScenes") == ["scenes": ["s2", "s3"], "active": "s3"]
-            }
+            #expect(one.closeAndWaitUntilReleased())
             let listed = try two.call("io.focusd.Focus.ListScenes")
-            #expect(fellBack, "after s1's owner left: \(listed)")
+            #expect(listed == ["scenes": ["s2", "s3"], "active": "s3"], "after s1's owner left: \(listed)")
             // A monitor following the active scene is told, then gets the new scene's state.
             var sawScene = false
             var newState: JSONValue?

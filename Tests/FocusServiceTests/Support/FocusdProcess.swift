@@ -145,9 +145,14 @@ struct TestFailure: Error, CustomStringConvertible {
 /// Figures from /proc.
 enum ProcStatus {
     /// VmRSS of `pid`, in KiB.
-    static func residentKiB(pid: Int32) -> Int? {
+    static func residentKiB(pid: Int32) -> Int? { field("VmRSS:", pid: pid) }
+
+    /// VmHWM of `pid` (the most it was ever resident), in KiB.
+    static func peakResidentKiB(pid: Int32) -> Int? { field("VmHWM:", pid: pid) }
+
+    private static func field(_ name: String, pid: Int32) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         }
         return nil
@@ -337,6 +342,16 @@ final class TestClient {
             }
         }
         return false
+    }
+
+    /// Shuts the sending side and waits until the daemon, having answered everything, closes
+    /// the connection; then closes it here. Once it returns true the daemon counts the
+    /// connection no more and has dropped its scenes (both happen as it closes the connection);
+    /// `timeout` only bounds a daemon that never closes it.
+    func closeAndWaitUntilReleased(timeout: Duration = .seconds(10)) -> Bool {
+        shutdown(fd, Int32(SHUT_WR))
+        defer { close() }
+        return waitForClose(timeout: timeout)
     }
 
     /// A call message as bytes, NUL included.

@@ -70,7 +70,7 @@ final class ReadinessSocket: @unchecked Sendable {
 
 /// The file a spawned daemon logs to (its stdout and stderr). Written by the daemon itself, so
 /// what it logged before a reply is in the file when the reply arrives; a test that waits for a
-/// line sleeps on inotify (the file was written) rather than re-reading it on a timer.
+/// line blocks on inotify (the file was written) rather than re-reading it on a timer.
 final class LogFile: @unchecked Sendable {
     let path: String
 
