@@ -209,7 +209,8 @@ extension ServiceSocketTests {
 
         @Test("memory is handed back to the system when a client owning big scenes disconnects")
         func memoryReturnedOnDisconnect() throws {
-            let daemon = try FocusdProcess(config: "[limits]\nmaxNodesPerUid = 1000000\n")
+            // At debug level the daemon logs each trim.
+            let daemon = try FocusdProcess(config: "[limits]\nmaxNodesPerUid = 1000000\n", devices: ["--no-devices", "--log-level", "debug"])
             defer { daemon.stop() }
             let watcher = try daemon.connect()
             _ = try watcher.call("io.focusd.Focus.ListScenes")
@@ -221,12 +222,12 @@ extension ServiceSocketTests {
                     try owner.call("io.focusd.Focus.SetScene", ["scene": Self.scene("big\(index)", tiles: 30_000)])
                     peak = max(peak, daemon.residentKiB() ?? 0)
                 }
-                owner.close()
+                #expect(owner.closeAndWaitUntilReleased())
             }
             #expect(peak > baseline + 20 * 1024, "the scenes did not grow the daemon (\(baseline) → \(peak) KiB): the test shows nothing")
+            // Looked at again on each line the daemon logs: each trim logs one.
             var after = peak
-            let returned = try eventually {
-                _ = try watcher.call("io.focusd.Focus.ListScenes")
+            let returned = daemon.waitForLog { _ in
                 after = daemon.residentKiB() ?? peak
                 return after < baseline + 8 * 1024
             }

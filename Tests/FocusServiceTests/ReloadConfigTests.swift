@@ -44,7 +44,8 @@ extension ServiceSocketTests {
 
         @Test("ReloadConfig is read on the worker thread: while the worker is busy other clients are answered, and the reload answers after the work queued before it, with the new file")
         func reloadIsReadOffTheLoop() throws {
-            let daemon = try FocusdProcess(config: Self.shadowed)
+            // At debug level, for occupyWorker (the daemon logs each Lint it queues).
+            let daemon = try FocusdProcess(config: Self.shadowed, devices: ["--no-devices", "--log-level", "debug"])
             defer { daemon.stop() }
             let other = try daemon.connect()
             try other.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("live", count: 2)])

@@ -172,13 +172,3 @@ extension ServiceSocketTests {
         }
     }
 }
-
-/// Polls `condition` every 20 ms for up to `seconds`; whether it held.
-func eventually(seconds: Double = 3, _ condition: () throws -> Bool) throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    repeat {
-        if try condition() { return true }
-        usleep(20_000)
-    } while Date() < deadline
-    return try condition()
-}

@@ -344,6 +344,17 @@ final class TestClient {
         return false
     }
 
+    /// The next `expected` events of a Monitor stream (a state reply counts as itself), each
+    /// waited for (10 s bounds a daemon that never sends it), then any more already here. A
+    /// call's events are queued to monitors before its reply, so once the caller has the reply
+    /// nothing of it is still to come.
+    func events(expected: Int) throws -> [JSONValue] {
+        var events: [JSONValue] = []
+        while events.count < expected, let next = try next(timeout: .seconds(10)) { events.append(next["event"] ?? next) }
+        while let next = try next(timeout: .milliseconds(1)) { events.append(next["event"] ?? next) }
+        return events
+    }
+
     /// Shuts the sending side and waits until the daemon, having answered everything, closes
     /// the connection; then closes it here. Once it returns true the daemon counts the
     /// connection no more and has dropped its scenes (both happen as it closes the connection);
