@@ -150,7 +150,7 @@ final class DaemonService: Sendable {
     }
 
     /// The Varlink service with focusd's three interfaces and its access hooks (on the loop).
-    private static func makeVarlinkService(core: NIOLoopBound<DaemonCore>) -> VarlinkService {
+    static func makeVarlinkService(core: NIOLoopBound<DaemonCore>) -> VarlinkService {
         let varlink = VarlinkService(
             vendor: "focusd", product: "focusd", version: FocusdVersion.string, url: "https://github.com/focusd/focusd")
         core.value.varlink = varlink
