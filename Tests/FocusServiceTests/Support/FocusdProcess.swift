@@ -198,12 +198,47 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted[index]
 }
 
+/// A client of the tests that sends calls and waits for replies: over the socket (``TestClient``)
+/// or in process (``LocalClient``). The calls below are the same on both.
+protocol ServiceClient: AnyObject {
+    func send(_ call: VarlinkCall) throws
+    /// The next reply (`nil`: the client's own default wait); throws when none comes.
+    func receive(timeout: Duration?) throws -> VarlinkReply
+}
+
+extension ServiceClient {
+    /// Calls `method`; an error reply throws `VarlinkError`.
+    @discardableResult
+    func call(_ method: String, _ parameters: JSONValue = [:]) throws -> JSONValue {
+        try send(VarlinkCall(method: method, parameters: parameters))
+        let reply = try receive(timeout: nil)
+        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
+        return reply.parameters
+    }
+
+    /// Calls `method` and returns the error it failed with (nil when it succeeded).
+    func error(calling method: String, _ parameters: JSONValue = [:]) throws -> VarlinkError? {
+        do {
+            try call(method, parameters)
+            return nil
+        } catch let error as VarlinkError {
+            return error
+        }
+    }
+
+    /// Sends a `more` call; read its replies with `next(timeout:)`.
+    func callMore(_ method: String, _ parameters: JSONValue = [:]) throws -> Self {
+        try send(VarlinkCall(method: method, parameters: parameters, more: true))
+        return self
+    }
+}
+
 /// A blocking Varlink client for the tests.
 ///
 /// Not `Varlink.VarlinkClient`: in a debug build its receive path costs ~12 ms per reply (it
 /// zero-fills 64 KiB per read), which would swamp every timing here. This one reads into a reused
 /// buffer and finds the NUL with memchr; replies are parsed with the Varlink module's parser.
-final class TestClient {
+final class TestClient: ServiceClient {
     let fd: Int32
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var pending: [UInt8] = []
@@ -239,32 +274,7 @@ final class TestClient {
         closed = true
     }
 
-    // MARK: Calls
-
-    /// Calls `method`; an error reply throws `VarlinkError`.
-    @discardableResult
-    func call(_ method: String, _ parameters: JSONValue = [:]) throws -> JSONValue {
-        try send(VarlinkCall(method: method, parameters: parameters))
-        let reply = try receive()
-        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
-        return reply.parameters
-    }
-
-    /// Calls `method` and returns the error it failed with (nil when it succeeded).
-    func error(calling method: String, _ parameters: JSONValue = [:]) throws -> VarlinkError? {
-        do {
-            try call(method, parameters)
-            return nil
-        } catch let error as VarlinkError {
-            return error
-        }
-    }
-
-    /// Sends a `more` call; read its replies with ``next(timeout:)``.
-    func callMore(_ method: String, _ parameters: JSONValue = [:]) throws -> TestClient {
-        try send(VarlinkCall(method: method, parameters: parameters, more: true))
-        return self
-    }
+    // MARK: Calls (``ServiceClient``)
 
     /// The next reply's parameters on a stream (nil on timeout); an error reply throws.
     func next(timeout: Duration) throws -> JSONValue? {

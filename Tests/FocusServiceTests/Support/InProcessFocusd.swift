@@ -49,9 +49,9 @@ final class InProcessFocusd: @unchecked Sendable {
     }
 }
 
-/// One in-process connection, with ``TestClient``'s calls: each blocks until its reply comes
-/// (the reply is the event; 10 s only bounds a service that never answers).
-final class LocalClient: @unchecked Sendable {
+/// One in-process connection, with ``TestClient``'s calls (``ServiceClient``): each blocks until
+/// its reply comes (the reply is the event; 10 s only bounds a service that never answers).
+final class LocalClient: ServiceClient, @unchecked Sendable {
     private let condition = NSCondition()
     private var replies: [VarlinkReply] = []
     private var connection: NIOLoopBound<VarlinkLocalConnection>?
@@ -74,34 +74,15 @@ final class LocalClient: @unchecked Sendable {
         try loop.submit { connection.value.receive(call) }.wait()
     }
 
-    /// Calls `method`; an error reply throws `VarlinkError`.
-    @discardableResult
-    func call(_ method: String, _ parameters: JSONValue = [:]) throws -> JSONValue {
-        try send(VarlinkCall(method: method, parameters: parameters))
-        guard let reply = receive(timeout: .seconds(10)) else { throw TestFailure("no reply to \(method)") }
-        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
-        return reply.parameters
-    }
-
-    /// Calls `method` and returns the error it failed with (nil when it succeeded).
-    func error(calling method: String, _ parameters: JSONValue = [:]) throws -> VarlinkError? {
-        do {
-            try call(method, parameters)
-            return nil
-        } catch let error as VarlinkError {
-            return error
-        }
-    }
-
-    /// Sends a `more` call; read its replies with ``next(timeout:)``.
-    func callMore(_ method: String, _ parameters: JSONValue = [:]) throws -> LocalClient {
-        try send(VarlinkCall(method: method, parameters: parameters, more: true))
-        return self
+    func receive(timeout: Duration?) throws -> VarlinkReply {
+        let wait = timeout ?? .seconds(10)
+        guard let reply = waitForReply(timeout: wait) else { throw TestFailure("no reply within \(wait)") }
+        return reply
     }
 
     /// The next reply's parameters (nil when none came within `timeout`); an error reply throws.
     func next(timeout: Duration) throws -> JSONValue? {
-        guard let reply = receive(timeout: timeout) else { return nil }
+        guard let reply = waitForReply(timeout: timeout) else { return nil }
         if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
         return reply.parameters
     }
@@ -113,7 +94,7 @@ final class LocalClient: @unchecked Sendable {
         try? loop.submit { connection.value.close() }.wait()
     }
 
-    private func receive(timeout: Duration) -> VarlinkReply? {
+    private func waitForReply(timeout: Duration) -> VarlinkReply? {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let deadline = Date().addingTimeInterval(seconds)
         condition.lock()
