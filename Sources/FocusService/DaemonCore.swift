@@ -39,7 +39,7 @@ final class DaemonCore {
 
     init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil) {
         hub = SceneHub(limits: Limits(configuration.limits), caps: SceneHub.Caps(configuration.limits))
-        memory = MemoryReturn(eventLoop: eventLoop, worker: worker)
+        memory = MemoryReturn(eventLoop: eventLoop, worker: worker, logger: logger)
         focus = FocusInterface(hub: hub, logger: logger, worker: worker)
         router = InputRouter(eventLoop: eventLoop, hub: hub)
         input = InputInterface(router: router)

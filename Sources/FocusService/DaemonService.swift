@@ -124,6 +124,13 @@ final class DaemonService: Sendable {
         }.wait()
 
         if let webSocketServer { try loop.submit { core.value.webSocketServer = webSocketServer }.wait() }
+        // Every listener serves and the demo scene is in: tell the service manager (a
+        // `Type=notify` unit, or a test waiting for the daemon) instead of letting it guess.
+        do {
+            try Posix.notifyServiceManager("READY=1", unsetEnvironment: true)
+        } catch {
+            logger.warning("cannot tell the service manager that focusd is ready: \(error)")
+        }
 
         while true {
             let signal = signals.wait()
@@ -143,7 +150,7 @@ final class DaemonService: Sendable {
     }
 
     /// The Varlink service with focusd's three interfaces and its access hooks (on the loop).
-    private static func makeVarlinkService(core: NIOLoopBound<DaemonCore>) -> VarlinkService {
+    static func makeVarlinkService(core: NIOLoopBound<DaemonCore>) -> VarlinkService {
         let varlink = VarlinkService(
             vendor: "focusd", product: "focusd", version: FocusdVersion.string, url: "https://github.com/focusd/focusd")
         core.value.varlink = varlink

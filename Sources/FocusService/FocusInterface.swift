@@ -98,6 +98,7 @@ final class FocusInterface {
 
     func handle(_ context: VarlinkCallContext) throws(VarlinkError) {
         if let name = waitingScene(of: context) {
+            logger.debug("scene '\(name)': \(context.method) waits for the scene being built")
             waiting[name]!.append(context)
             return
         }
@@ -201,6 +202,7 @@ final class FocusInterface {
                 let parameters = context.call.parameters
                 let limits = hub.limits
                 let memory = self.memory
+                logger.debug("Lint is queued on the worker thread")
                 worker.runIfActive(eventLoop: context.connection.eventLoop) { () throws -> VarlinkEncodedReply in
                     let p = try parameters.decodeParameters(SetSceneParameters.self)
                     let problems = try SceneSession.lint(p.scene, limits: limits)

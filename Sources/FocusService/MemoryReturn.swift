@@ -1,4 +1,5 @@
 import CMalloc
+import Logging
 import NIOCore
 import NIOPosix
 
@@ -25,14 +26,17 @@ final class MemoryReturn {
     /// hands back some 200 MB in madvise calls that took 25 ms on a loaded machine: on the loop,
     /// every client and device waited that long.
     let worker: NIOThreadPool?
+    /// Told of each trim at debug level (a test waits for it rather than sampling memory).
+    let logger: Logger?
     private var freedSinceTrim = 0
     private var scheduled = false
     /// Trims done (for tests and the log).
     private(set) var trims = 0
 
-    init(eventLoop: any EventLoop, worker: NIOThreadPool? = nil) {
+    init(eventLoop: any EventLoop, worker: NIOThreadPool? = nil, logger: Logger? = nil) {
         self.eventLoop = eventLoop
         self.worker = worker
+        self.logger = logger
     }
 
     /// `bytes` were (or are about to be) freed.
@@ -47,11 +51,17 @@ final class MemoryReturn {
             self.scheduled = false
             self.freedSinceTrim = 0
             self.trims += 1
+            let trim = self.trims
+            let logger = self.logger
+            let run: @Sendable () -> Void = {
+                _ = cmalloc_trim()
+                logger?.debug("memory handed back to the system (trim \(trim))")
+            }
             // After whatever the worker was given to free before (it runs its work in order).
             if let worker = self.worker {
-                worker.submit { _ in _ = cmalloc_trim() }
+                worker.submit { _ in run() }
             } else {
-                _ = cmalloc_trim()
+                run()
             }
         }
     }

@@ -26,7 +26,7 @@ extension ServiceSocketTests {
             let warnings = reply["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(warnings.count == 1, "\(reply)")
             #expect(warnings.first?.contains("'first' and 'second'") == true, "\(warnings)")
-            let logged = try eventually { daemon.log_.contains("ambiguous focus binding: nodes 'first' and 'second'") }
+            let logged = daemon.waitForLog("ambiguous focus binding: nodes 'first' and 'second'")
             #expect(logged, "the log carries the warning:\n\(daemon.log_)")
         }
 

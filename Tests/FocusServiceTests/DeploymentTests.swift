@@ -165,7 +165,7 @@ struct DeploymentTests {
     @Test("the service runs as user focusd with the hardening of service.md §4, started by its socket")
     func serviceHardening() throws {
         let service = UnitFile(try Repo.read("udev/focusd.service"))
-        #expect(service["Service", "Type"] == ["simple"])
+        #expect(service["Service", "Type"] == ["notify"])  // focusd says READY=1 once it serves
         #expect(service["Service", "User"] == ["focusd"])
         #expect(service["Service", "Group"] == ["focusd"])
         #expect(service["Service", "SupplementaryGroups"] == ["input"])

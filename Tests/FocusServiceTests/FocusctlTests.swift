@@ -448,17 +448,12 @@ struct FocusctlTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
-            exited = ExitSignal(process)
+            // Ready when it says so (READY=1 on its $NOTIFY_SOCKET), not when a retried connection gets through.
+            let readiness = try ReadinessSocket(directory: directory)
+            process.environment = readiness.environment
+            exited = ExitSignal(process, also: readiness.processExited)
             try process.run()
-            let deadline = Date().addingTimeInterval(15)
-            while Date() < deadline {
-                if let client = try? VarlinkClient(path: socket, timeout: .seconds(5)) {
-                    client.close()
-                    return
-                }
-                guard process.isRunning else { break }
-                usleep(20_000)
-            }
+            if readiness.waitForReady(seconds: 20) { return }
             stop()
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "focusd did not start listening"])
         }

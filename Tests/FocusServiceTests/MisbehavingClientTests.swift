@@ -138,7 +138,7 @@ extension ServiceSocketTests {
                         if state?["focused"] != "tile1" { failures.withLock { $0.append("\(name): \(String(describing: state))") } }
                         let scenes = try client.call("io.focusd.Focus.ListScenes")["scenes"]?.arrayValue ?? []
                         if !scenes.contains(.string(name)) { failures.withLock { $0.append("\(name) not listed") } }
-                        client.close()
+                        if !client.closeAndWaitUntilReleased() { failures.withLock { $0.append("\(name): never released") } }
                     } catch {
                         failures.withLock { $0.append("client\(index): \(error)") }
                         connected.leave()
@@ -150,7 +150,7 @@ extension ServiceSocketTests {
             #expect(done.wait(timeout: .now() + 30) == .success)
             #expect(failures.withLock { $0 } == [])
             let observer = try daemon.connect()
-            #expect(try eventually { try observer.call("io.focusd.Focus.ListScenes")["scenes"] == [] })
+            #expect(try observer.call("io.focusd.Focus.ListScenes")["scenes"] == [])
         }
 
         @Test("a client that sends half a message and waits does not hold up others")
@@ -177,7 +177,8 @@ extension ServiceSocketTests {
 
         @Test("a client killed in the middle of a Monitor stream is dropped and the daemon carries on")
         func killedMidStream() throws {
-            let daemon = try FocusdProcess(config: "[limits]\nmaxConnectionsPerUid = 2\n")
+            // Three per uid: this client, the watcher and the victim.
+            let daemon = try FocusdProcess(config: "[limits]\nmaxConnectionsPerUid = 3\n")
             defer { daemon.stop() }
             let client = try daemon.connect()
             try client.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("watched", count: 2, persist: true)])
@@ -186,6 +187,8 @@ extension ServiceSocketTests {
             victim.arguments = ["python3", "-c", Self.monitorVictim, daemon.socketPath]
             let output = Pipe()
             victim.standardOutput = output
+            let input = Pipe()  // held open: the victim waits on it until killed
+            victim.standardInput = input
             try victim.run()
             var line = ""
             while !line.contains("\n") {
@@ -194,18 +197,23 @@ extension ServiceSocketTests {
                 line += String(decoding: chunk, as: UTF8.self)
             }
             try #require(line.hasPrefix("ready"), "the python monitor did not start: \(line)")
+            // The victim owns the scene "victim"; it goes as the daemon releases the connection.
+            let watcher = try daemon.connect().callMore("io.focusd.Focus.Monitor", ["scene": "victim"])
+            #expect(try watcher.next(timeout: .seconds(10))?["state"]?["scene"] == "victim")
             // Its events pile up, then it dies without a word.
             for index in 0..<200 {
                 try client.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "watched"])
             }
             kill(victim.processIdentifier, SIGKILL)
             victim.waitUntilExit()
-            // The cap (2 per uid) admits another connection only once the victim's is gone.
-            let replaced = try eventually {
-                guard let next = try? daemon.connect(timeout: .seconds(1)) else { return false }
-                return (try? next.call("org.varlink.service.GetInfo")) != nil
+            var released = false
+            while !released, let message = try watcher.next(timeout: .seconds(10)) {
+                released = message["event"]?["kind"] == "scene" && message["event"]?["scene"] == "victim"
             }
-            #expect(replaced, "the killed client's connection was not released")
+            #expect(released, "the killed client's connection was not released")
+            // The cap admits another connection now that the victim's is gone.
+            let next = try daemon.connect()
+            #expect((try? next.call("org.varlink.service.GetInfo")) != nil, "the killed client's slot was not freed")
             for index in 0..<1000 {
                 try client.call("io.focusd.Focus.Move", ["direction": index % 2 == 0 ? "right" : "left", "scene": "watched"])
             }
@@ -220,25 +228,28 @@ extension ServiceSocketTests {
             defer { daemon.stop() }
             let owner = try daemon.connect()
             try owner.call("io.focusd.Focus.SetScene", ["scene": TestScenes.grid("wide", columns: 80, rows: 50)])
-            let baseline = daemon.residentKiB() ?? 0
+            // The high-water mark so far (start-up and the SetScene), which the flood must not raise far.
+            let baseline = ProcStatus.peakResidentKiB(pid: daemon.pid) ?? 0
             // Each call is ~50 bytes, each reply (the whole 4,000-node tree) ~400 KB.
             let flooder = try daemon.connect()
             let call = TestClient.message("io.focusd.Inspect.GetScene", ["scene": "wide"])
             let burst = Array([[UInt8]](repeating: call, count: 50).joined())
-            var peak = baseline
             var calls = 0
+            // For 3 s, every call the daemon takes: when the socket is full, the next send waits
+            // until the daemon reads (poll), not on a timer. The peak is the kernel's (VmHWM).
             let end = monotonicMilliseconds() + 3000
-            while monotonicMilliseconds() < end && peak < baseline + 256 * 1024 {
+            while monotonicMilliseconds() < end && (ProcStatus.peakResidentKiB(pid: daemon.pid) ?? 0) < baseline + 256 * 1024 {
                 let sent = burst.withUnsafeBytes { Glibc.send(flooder.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-                if sent > 0 { calls += sent / call.count } else { usleep(10_000) }
-                peak = max(peak, daemon.residentKiB() ?? 0)
+                if sent > 0 {
+                    calls += sent / call.count
+                } else {
+                    var writable = pollfd(fd: flooder.fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&writable, 1, Int32(max(1, end - monotonicMilliseconds())))
+                }
             }
-            // The replies keep being produced after the sending stopped.
-            let settle = monotonicMilliseconds() + 3000
-            while monotonicMilliseconds() < settle {
-                peak = max(peak, daemon.residentKiB() ?? 0)
-                usleep(100_000)
-            }
+            // Whatever the daemon does with what it took, it does on the loop before this reply.
+            _ = try owner.call("io.focusd.Focus.GetState", ["scene": "wide"])
+            let peak = ProcStatus.peakResidentKiB(pid: daemon.pid) ?? .max
             #expect(
                 peak < baseline + 64 * 1024,
                 "daemon RSS went from \(baseline / 1024) MiB to \(peak / 1024) MiB while \(calls) unread GetScene calls were sent")
@@ -292,7 +303,8 @@ extension ServiceSocketTests {
             // Shrink the stuck client's receive buffer so the daemon's queue, not the kernel, holds the events.
             var small: Int32 = 4096
             setsockopt(stuck.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            usleep(100_000)
+            // Subscribed: its first reply (the state) is the last thing it reads.
+            #expect(try stuck.next(timeout: .seconds(10))?["state"] != nil)
             // `command` events may not be coalesced: each one is queued.
             let started = monotonicMilliseconds()
             var sent = 0
@@ -326,7 +338,7 @@ extension ServiceSocketTests {
                 #expect(try client.call("org.varlink.service.GetInfo")["interfaces"] != nil)
                 client.close()
             }
-            usleep(200_000)
+            // Measured at once: a oneway Monitor must leave nothing even while its connection is open.
             let after = try Self.moveRoundTrips(mover, scene: "plain", count: 300)
             let medianBefore = percentile(before, 50)
             let medianAfter = percentile(after, 50)
@@ -335,17 +347,23 @@ extension ServiceSocketTests {
                 "a move took \(medianAfter) ms (median) after 10,000 oneway Monitor calls from a closed connection, \(medianBefore) ms before")
         }
 
-        /// Subscribes to Monitor, reads the first reply, says "ready", then sleeps.
+        /// Subscribes to Monitor, reads the first reply, says "ready", then waits to be killed
+        /// (reading its stdin, which the test holds open).
         static let monitorVictim = #"""
-            import socket, sys, time, json
+            import socket, sys, json
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(sys.argv[1])
-            s.sendall(json.dumps({"method": "io.focusd.Focus.Monitor", "parameters": {"scene": "watched"}, "more": True}).encode() + b"\0")
-            data = b""
-            while b"\0" not in data:
-                data += s.recv(4096)
+            def call(message):
+                s.sendall(json.dumps(message).encode() + b"\0")
+                data = b""
+                while b"\0" not in data:
+                    data += s.recv(4096)
+            scene = {"name": "victim", "root": {"id": "root", "frame": {"x": 0, "y": 0, "width": 100, "height": 100},
+                     "children": [{"id": "only", "focusable": True, "frame": {"x": 0, "y": 0, "width": 80, "height": 80}}]}}
+            call({"method": "io.focusd.Focus.SetScene", "parameters": {"scene": scene}})
+            call({"method": "io.focusd.Focus.Monitor", "parameters": {"scene": "watched"}, "more": True})
             print("ready", flush=True)
-            time.sleep(60)
+            sys.stdin.read()
             """#
     }
 }

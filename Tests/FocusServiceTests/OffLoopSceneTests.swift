@@ -17,6 +17,7 @@ extension ServiceSocketTests {
         /// A client whose `Lint` keeps the worker thread busy, queued behind two other clients'
         /// (so that the worker stays busy for a while after all are surely read); its reply is
         /// still to come.
+        /// (`daemon` logs at debug level: it says when it queues each Lint.)
         static func occupyWorker(_ daemon: FocusdProcess) throws -> (first: [TestClient], linter: TestClient) {
             var children: [JSONValue] = []
             // Integers and short ids: under 256 KiB, so the message is parsed on the loop and the
@@ -28,11 +29,14 @@ extension ServiceSocketTests {
             let call = VarlinkCall(method: "io.focusd.Focus.Lint", parameters: ["scene": scene])
             #expect(call.serialized().count < 256 << 10)
             // Two lints ahead of this one: the worker stays busy long after the wait below.
+            let line = "Lint is queued on the worker thread"
+            let queued = daemon.log_.components(separatedBy: line).count - 1
             let first = [try daemon.connect(timeout: .seconds(60)), try daemon.connect(timeout: .seconds(60))]
             for client in first { try client.send(call) }
             let linter = try daemon.connect(timeout: .seconds(60))
             try linter.send(call)
-            usleep(100_000)  // all three read and queued before what follows
+            // All three read and queued (the daemon logs each at debug level) before what follows.
+            #expect(daemon.waitForLog { $0.components(separatedBy: line).count - 1 >= queued + 3 }, "the lints were not queued")
             return (first, linter)
         }
 
@@ -42,8 +46,7 @@ extension ServiceSocketTests {
         /// Waits (at most 20 s) until the daemon has logged `count` builds of `scene` by `method`.
         static func waitForBuild(_ daemon: FocusdProcess, _ method: String, of scene: String, count: Int = 1) {
             let line = "scene '\(scene)': \(method) is built on the worker thread"
-            let deadline = Date().addingTimeInterval(20)
-            while daemon.log_.components(separatedBy: line).count - 1 < count && Date() < deadline { usleep(2_000) }
+            _ = daemon.waitForLog { $0.components(separatedBy: line).count - 1 >= count }
         }
 
         /// Waits for `client`'s reply, then whether `earlier`'s had begun to come by then (the
@@ -160,7 +163,8 @@ extension ServiceSocketTests {
             Self.waitForBuild(daemon, "SetScene", of: "x", count: 2)
             let reader = try daemon.connect()
             try reader.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "x"]))
-            usleep(20_000)  // read before the mover's
+            // Read, and waiting for the build, before the mover's call.
+            #expect(daemon.waitForLog("scene 'x': GetState waits for the scene being built"))
             let mover = try daemon.connect()
             try mover.send(VarlinkCall(method: "io.focusd.Focus.Move", parameters: ["direction": "right", "scene": "x"]))
             // Not held: another scene.
@@ -180,8 +184,7 @@ extension ServiceSocketTests {
             #expect(move.parameters["state"]?["revision"]?.integerValue == revision + 1)
             #expect(move.parameters["state"]?["focused"] == "x-1")
             // The monitor saw the replacement, then the move.
-            var events: [JSONValue] = []
-            while let next = try monitor.next(timeout: .milliseconds(300)) { events.append(next["event"] ?? next) }
+            let events = try monitor.events(expected: 3)
             let kinds = events.map { "\($0["kind"]?.stringValue ?? "?") \($0["to"]?.stringValue ?? "")" }
             #expect(kinds == ["scene ", "focus x-0", "focus x-1"], "\(events)")
         }
@@ -255,9 +258,8 @@ extension ServiceSocketTests {
             let state = try JSONValue(encoding: session.state(active: true))
             #expect(update.parameters["state"] == state)
             #expect(try reader.receive(timeout: .seconds(10)).parameters["state"] == state)
-            var events: [JSONValue] = []
-            while let next = try monitor.next(timeout: .milliseconds(300)) { events.append(next["event"] ?? next) }
-            #expect(events == (try outcome.events.map { try JSONValue(encoding: $0) }))
+            let expected = try outcome.events.map { try JSONValue(encoding: $0) }
+            #expect(try monitor.events(expected: expected.count) == expected)
         }
     }
 }

@@ -44,7 +44,8 @@ extension ServiceSocketTests {
 
         @Test("ReloadConfig is read on the worker thread: while the worker is busy other clients are answered, and the reload answers after the work queued before it, with the new file")
         func reloadIsReadOffTheLoop() throws {
-            let daemon = try FocusdProcess(config: Self.shadowed)
+            // At debug level, for occupyWorker (the daemon logs each Lint it queues).
+            let daemon = try FocusdProcess(config: Self.shadowed, devices: ["--no-devices", "--log-level", "debug"])
             defer { daemon.stop() }
             let other = try daemon.connect()
             try other.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("live", count: 2)])
@@ -85,7 +86,7 @@ extension ServiceSocketTests {
                 ["scene": "kept", "upsert": [["parent": "root", "node": TestScenes.tile("extra", x: 900, y: 0)]]])
             #expect(grown == VarlinkError("io.focusd.Focus.TooManyNodes", parameters: ["limit": 5]))
             #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] == ["kept"])
-            let log = try eventually { daemon.log_.contains("maxMessageBytes = 1048576 is not applied until focusd restarts") }
+            let log = daemon.waitForLog("maxMessageBytes = 1048576 is not applied until focusd restarts")
             #expect(log, "the log says what the reload did not apply:\n\(daemon.log_)")
         }
 

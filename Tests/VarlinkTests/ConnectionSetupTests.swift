@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Testing
 @testable import Varlink
@@ -69,21 +70,24 @@ struct ConnectionSetupTests {
     func acceptsPaced() async throws {
         let server = try await TestServer.start(configure: { $0.acceptsPerLoopTurn = 2 })
         defer { Task { await server.stop() } }
-        // The loop is held while the burst arrives, so that all of it waits in the backlog.
-        async let held: Void = server.server.withService { _ in usleep(300_000) }
-        usleep(50_000)
+        // The loop is held while the burst arrives, so that all of it waits in the backlog: held
+        // from the moment the loop takes the closure until the 40 have connected.
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        async let held: Void = server.server.withService { _ in
+            holding.signal()
+            release.wait()
+        }
+        holding.wait()
         var clients: [VarlinkClient] = []
         for _ in 0..<40 { clients.append(try server.client()) }
+        release.signal()
         try await held
-        let uid = getuid()
-        var open = 0
-        for _ in 0..<500 where open < 40 {
-            usleep(10_000)
-            open = try await server.server.withService { $0.connectionCount(ofUID: uid) }
-        }
+        // Each one answered: every connection of the burst was set up.
+        for client in clients { _ = try client.call("org.example.test.WhoAmI") }
+        let open = try await server.server.withService { $0.connectionCount(ofUID: getuid()) }
         #expect(open == 40)
         let most = try await server.server.withService { $0.mostSetUpInOneTurn }
         #expect(most >= 1 && most <= 2, "\(most) connections were set up in one loop turn")
-        _ = try clients[39].call("org.example.test.WhoAmI")
     }
 }

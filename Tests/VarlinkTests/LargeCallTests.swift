@@ -89,8 +89,10 @@ struct LargeCallTests {
         #expect(try await releasedOffLoop() == 1)
         // A large call whose client goes away before it is answered.
         let leaving = try server.client()
+        let delayed = server.changes.snapshot.delayedCalls
         try leaving.sendRaw(VarlinkCall(method: "org.example.test.Delayed", parameters: ["milliseconds": 200, "tag": .string(big)]).serialized() + [0])
-        usleep(50_000)
+        // Gone once the call was read, parsed and dispatched, before its answer.
+        #expect(server.waitForStats { $0.delayedCalls > delayed })
         leaving.close()
         #expect(watch.wait { watch.releasedOffLoop >= 2 })
         #expect(try await releasedOffLoop() == 2, "the call of the client that left was not freed on the parser thread")

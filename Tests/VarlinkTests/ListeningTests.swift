@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import NIOCore
 import NIOPosix
@@ -29,6 +30,7 @@ struct ListeningTests {
         let path = directory + "/loop.sock"
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
+        let changed = DispatchSemaphore(value: 0)
         let server = try await loop.flatSubmit { () -> EventLoopFuture<VarlinkServer> in
             let counter = Counter()
             let service = VarlinkService(vendor: "v", product: "p", version: "1", url: "u")
@@ -36,12 +38,15 @@ struct ListeningTests {
                 call.reply(["value": .integer(counter.value)])
             }
             // Other code on the loop (say, input devices) changes the same state without locks.
-            loop.assumeIsolated().scheduleTask(in: .zero) { counter.value = 7 }
+            loop.assumeIsolated().scheduleTask(in: .zero) {
+                counter.value = 7
+                changed.signal()
+            }
             return VarlinkServer.startOnEventLoop(service: service, endpoint: .path(path), eventLoop: loop)
         }.get()
         let client = try VarlinkClient(path: path)
-        let seen = try eventually { try client.call("org.example.counter.Get")["value"] == 7 }
-        #expect(seen)
+        #expect(changed.wait(timeout: .now() + 10) == .success, "the loop never ran the change")
+        #expect(try client.call("org.example.counter.Get")["value"] == 7)
         await server.shutdown()
         rmdir(directory)
         try await group.shutdownGracefully()

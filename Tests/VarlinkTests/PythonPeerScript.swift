@@ -29,10 +29,10 @@ except varlink.VarlinkError as error:
 print(json.dumps(result))
 """#
 
-/// A Python client that starts a stream, reports "ready" after the first reply, then waits to be killed.
+/// A Python client that starts a stream, reports "ready" after the first reply, then waits to be
+/// killed (reading its stdin, which the test holds open).
 let pythonStreamingVictimScript = #"""
 import sys
-import time
 
 import varlink
 
@@ -41,5 +41,5 @@ with client.open("org.example.test") as test:
     replies = test.Tick(5, _more=True)
     first = next(replies)
     print(f"ready {first['value']}", flush=True)
-    time.sleep(60)
+    sys.stdin.read()
 """#

@@ -46,6 +46,8 @@ struct PythonPeerTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        let input = Pipe()  // held open: the client waits on it until killed
+        process.standardInput = input
         try process.run()
         var line = ""
         while !line.contains("\n") {
@@ -57,7 +59,7 @@ struct PythonPeerTests {
         #expect(try server.stats()["streamsCut"] == 0)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let noticed = try eventually { try server.stats()["streamsCut"] == 1 }
+        let noticed = server.waitForStats { $0.streamsCut == 1 }
         #expect(noticed, "the server did not notice the killed client")
     }
 

@@ -16,21 +16,21 @@ struct SlowClientTests {
         let started = clock.now
         let stuck = try server.client()
         _ = try stuck.callMore("org.example.test.Flood", ["size": 4096])
-        usleep(150_000)
-        #expect(try server.stats()["streamsCut"] == 0, "cut off before the stall timeout")
+        // Stuck: its queue is full and replies are being deferred.
+        #expect(server.waitForStats { $0.deferred > 0 }, "the stuck client's queue never filled")
+        #expect(server.changes.snapshot.streamsCut == 0, "cut off before the stall timeout")
         let other = try server.client()
         var latencies: [Duration] = []
         for round in 0..<40 {
             let before = clock.now
             #expect(try other.call("org.example.test.Echo", ["text": .string("r\(round)")])["text"] == .string("r\(round)"))
             latencies.append(clock.now - before)
-            usleep(5_000)
         }
         latencies.sort()
         // Generous bounds: the machine is shared; waiting on the stuck client would take ≥ 400 ms each.
         #expect(latencies[latencies.count / 2] < .milliseconds(100), "median latency \(latencies[latencies.count / 2])")
         #expect(latencies.last! < .seconds(1), "slowest call took \(latencies.last!)")
-        let cut = try eventually(timeout: .seconds(5)) { try server.stats()["streamsCut"] == 1 }
+        let cut = server.waitForStats { $0.streamsCut == 1 }
         #expect(cut, "the stuck client was never disconnected")
         #expect(clock.now - started >= .milliseconds(400))
         let stats = try server.stats()
@@ -51,7 +51,7 @@ struct SlowClientTests {
         let client = try server.client()
         let replies = try client.callMore("org.example.test.Flood", ["size": 4096])
         // Fall behind: not reading until the server has skipped coalescible replies.
-        #expect(try eventually { (try server.stats()["deferred"]?.integerValue ?? 0) > 0 })
+        #expect(server.waitForStats { $0.deferred > 0 })
         var sawSnapshot = false
         var afterSnapshot = 0
         var previous: Int64 = 0
@@ -97,8 +97,8 @@ struct SlowClientTests {
         #expect(try replies.next()?["value"] == 1)
         #expect(try replies.next()?["value"] == 2)
         client.close()
-        let noticed = try eventually { try server.stats()["streamsCut"] == 1 }
-        #expect(noticed)
+        let noticed = server.waitForStats { $0.streamsCut == 1 && $0.openConnections == 0 }
+        #expect(noticed, "\(server.changes.snapshot)")
         #expect(try server.stats()["openConnections"] == 1)  // only the stats call's own
     }
 
@@ -132,8 +132,9 @@ struct SlowClientTests {
             #expect(try client.receive() == VarlinkReply(parameters: ["value": 3]))
         }
         for client in clients { client.close() }
-        let drained = try eventually { try server.stats()["openConnections"] == 1 }
-        #expect(drained)
+        let drained = server.waitForStats { $0.openConnections == 0 }
+        #expect(drained, "\(server.changes.snapshot)")
+        #expect(try server.stats()["openConnections"] == 1)  // only the stats call's own
     }
 
     @Test("shutdown closes open connections")

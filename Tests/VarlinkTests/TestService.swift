@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import NIOCore
 import NIOPosix
@@ -50,15 +51,63 @@ let testInterfaceDescription = """
 
     """
 
-/// Counters the test handlers keep (event loop only).
+/// Counters the test handlers keep (event loop only); each change that a test may wait for is
+/// published to `changes`.
 final class TestStats {
+    let changes: StatsChanges
+    init(changes: StatsChanges) { self.changes = changes }
+
     var maxQueued = 0
-    var deferred = 0
+    var deferred = 0 { didSet { changes.publish { $0.deferred = deferred } } }
     var caughtUp = 0
-    var closedConnections = 0
+    var closedConnections = 0 { didSet { changes.publish { $0.closedConnections = closedConnections } } }
     /// Streams whose connection closed before they finished.
-    var streamsCut = 0
+    var streamsCut = 0 { didSet { changes.publish { $0.streamsCut = streamsCut } } }
+    /// `Delayed` calls dispatched (their replies may still be waiting).
+    var delayedCalls = 0 { didSet { changes.publish { $0.delayedCalls = delayedCalls } } }
     var notes: [String] = []
+}
+
+/// The test service's counters as a test sees them from its own thread: the loop publishes each
+/// change and wakes the waiters, so a test waits for the event itself, not on a timer.
+final class StatsChanges: @unchecked Sendable {
+    struct Snapshot: Sendable {
+        var deferred = 0
+        var streamsCut = 0
+        var closedConnections = 0
+        var openConnections = 0
+        var delayedCalls = 0
+    }
+
+    private let condition = NSCondition()
+    private var current = Snapshot()
+
+    /// Called on the loop.
+    func publish(_ change: (inout Snapshot) -> Void) {
+        condition.lock()
+        change(&current)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var snapshot: Snapshot {
+        condition.lock()
+        defer { condition.unlock() }
+        return current
+    }
+
+    /// Blocks until `holds` is true of the counters (true), or `timeout` passes without it (false;
+    /// only a bound for a server that never gets there).
+    func wait(timeout: Duration = .seconds(10), until holds: (Snapshot) -> Bool) -> Bool {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !holds(current) {
+            guard condition.wait(until: deadline) else { return holds(current) }
+        }
+        return true
+    }
 }
 
 struct EchoParameters: Codable {
@@ -90,11 +139,21 @@ struct AddParameters: Codable {
 }
 
 /// Builds the service the tests run against.
-func makeTestService() -> VarlinkService {
+func makeTestService(changes: StatsChanges = StatsChanges()) -> VarlinkService {
     let service = VarlinkService(
         vendor: "focusd tests", product: "VarlinkTests", version: "1.0", url: "https://example.org/varlink-tests")
-    let stats = TestStats()
-    service.connectionClosed = { _ in stats.closedConnections += 1 }
+    let stats = TestStats(changes: changes)
+    // Called before the connection is counted, and after it is no longer.
+    service.acceptConnection = { [unowned service] _ in
+        let open = service.connections.count + 1
+        changes.publish { $0.openConnections = open }
+        return true
+    }
+    service.connectionClosed = { [unowned service] _ in
+        let open = service.connections.count
+        changes.publish { $0.openConnections = open }
+        stats.closedConnections += 1
+    }
     try! service.register(description: testInterfaceDescription) { call throws(VarlinkError) in
         switch call.method {
         case "Echo":
@@ -128,6 +187,7 @@ func makeTestService() -> VarlinkService {
         case "Delayed":
             guard let milliseconds = call.parameters["milliseconds"]?.integerValue else { throw .invalidParameter("milliseconds") }
             guard let tag = call.parameters["tag"] else { throw .invalidParameter("tag") }
+            stats.delayedCalls += 1
             call.connection.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(milliseconds)) {
                 call.reply(["tag": tag])
             }
@@ -187,13 +247,17 @@ final class TestServer: Sendable {
     let server: VarlinkServer
     let directory: String
     let group: MultiThreadedEventLoopGroup
+    /// The test service's counters as they change (unchanging for another service).
+    let changes: StatsChanges
     var path: String { directory + "/test.sock" }
 
     static func start(
         configure: (inout VarlinkServer.Configuration) -> Void = { _ in },
         options: VarlinkServer.SocketFileOptions = .init(),
-        service: sending VarlinkService = makeTestService()
+        service: sending VarlinkService? = nil
     ) async throws -> TestServer {
+        let changes = StatsChanges()
+        let service = service ?? makeTestService(changes: changes)
         let directory = makeTemporaryDirectory()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var configuration = VarlinkServer.Configuration()
@@ -201,13 +265,19 @@ final class TestServer: Sendable {
         let server = try await VarlinkServer.start(
             service: service, endpoint: .path(directory + "/test.sock", options), configuration: configuration,
             eventLoop: group.next())
-        return TestServer(server: server, directory: directory, group: group)
+        return TestServer(server: server, directory: directory, group: group, changes: changes)
     }
 
-    private init(server: VarlinkServer, directory: String, group: MultiThreadedEventLoopGroup) {
+    private init(server: VarlinkServer, directory: String, group: MultiThreadedEventLoopGroup, changes: StatsChanges) {
         self.server = server
         self.directory = directory
         self.group = group
+        self.changes = changes
+    }
+
+    /// Waits until the test service's counters satisfy `holds` (see ``StatsChanges/wait(timeout:until:)``).
+    func waitForStats(timeout: Duration = .seconds(10), until holds: (StatsChanges.Snapshot) -> Bool) -> Bool {
+        changes.wait(timeout: timeout, until: holds)
     }
 
     func client(timeout: Duration = .seconds(5)) throws -> VarlinkClient {
@@ -231,15 +301,4 @@ func makeTemporaryDirectory() -> String {
     let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     precondition(result != nil, "mkdtemp failed")
     return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if try condition() { return true }
-        usleep(10_000)
-    }
-    return try condition()
 }

@@ -5,8 +5,13 @@ import Foundation
 final class ExitSignal: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
 
-    init(_ process: Process) {
-        process.terminationHandler = { [semaphore] _ in semaphore.signal() }
+    /// `also` runs first on exit (e.g. ``ReadinessSocket/processExited()``, to end a wait for
+    /// readiness).
+    init(_ process: Process, also: (@Sendable () -> Void)? = nil) {
+        process.terminationHandler = { [semaphore] _ in
+            also?()
+            semaphore.signal()
+        }
     }
 
     /// Whether the process ended within `seconds` (stays true once it did).

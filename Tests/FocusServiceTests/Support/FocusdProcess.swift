@@ -31,22 +31,23 @@ final class FocusdProcess: @unchecked Sendable {
     let directory: String
     let socketPath: String
     let process = Process()
-    private let logPath: String
+    private let logFile: LogFile
     private var stopped = false
     private var exited: ExitSignal?
 
-    /// Starts the daemon and waits (at most 10 s) until its socket answers.
+    /// Starts the daemon and waits (at most 20 s, only a bound for a hung daemon) until it says
+    /// it serves: `READY=1` on the `$NOTIFY_SOCKET` this test gives it, as systemd would.
     ///
     /// - Parameters:
     ///   - config: the text of a config file passed with `--config`.
     ///   - umask: the umask the daemon starts with (through `sh -c 'umask …; exec …'`).
-    ///   - demo: install the demo scene.
+    ///   - demo: install the demo scene (it is in before the daemon is ready).
     ///   - arguments: more command-line arguments (e.g. `--input-directory`, replacing `--no-devices`).
     ///   - fileLimit: the daemon's `RLIMIT_NOFILE` (through `sh -c 'ulimit -n …; exec …'`).
     init(config: String? = nil, umask: String? = nil, demo: Bool = false, devices: [String]? = nil, fileLimit: Int? = nil) throws {
         directory = try Self.makeTemporaryDirectory()
         socketPath = directory + "/run/focusd.sock"
-        logPath = directory + "/focusd.log"
+        logFile = LogFile(path: directory + "/focusd.log")
         var arguments = ["--socket", socketPath]
         arguments += devices ?? ["--no-devices"]
         if demo { arguments.append("--demo") }
@@ -67,28 +68,16 @@ final class FocusdProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments
         }
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = FileHandle(forWritingAtPath: logPath)
+        let readiness = try ReadinessSocket(directory: directory)
+        process.environment = readiness.environment
+        let log = logFile.handleForWriting()
         process.standardOutput = log
         process.standardError = log
-        exited = ExitSignal(process)
+        exited = ExitSignal(process, also: readiness.processExited)
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            // With --demo, also until the demo scene is in: the daemon listens before it
-            // installs it (Daemon.swift), so an early client can find no scene.
-            if let client = try? TestClient(path: socketPath, timeout: .seconds(2)),
-                let scenes = try? client.call("io.focusd.Focus.ListScenes")["scenes"],
-                !demo || scenes != []
-            {
-                return
-            }
-            guard process.isRunning else { break }
-            usleep(20_000)
-        }
-        let output = log_
+        if readiness.waitForReady(seconds: 20) { return }
         terminate()
-        throw TestFailure("focusd did not come up on \(socketPath): \(output)")
+        throw TestFailure("focusd did not come up on \(socketPath): \(log_)")
     }
 
     deinit {
@@ -100,7 +89,14 @@ final class FocusdProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
 
     /// What the daemon logged so far.
-    var log_: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var log_: String { logFile.text }
+
+    /// Waits (at most `seconds`, a bound for a daemon that never says it) until the daemon has
+    /// logged `text`; whether it did.
+    func waitForLog(_ text: String, seconds: Double = 20) -> Bool { logFile.wait(seconds: seconds) { $0.contains(text) } }
+
+    /// Waits until the daemon's log satisfies `check`.
+    func waitForLog(seconds: Double = 20, until check: (String) -> Bool) -> Bool { logFile.wait(seconds: seconds, until: check) }
 
     /// A new client connection (30 s per reply unless said otherwise).
     func connect(timeout: Duration = .seconds(10)) throws -> TestClient {
@@ -149,9 +145,14 @@ struct TestFailure: Error, CustomStringConvertible {
 /// Figures from /proc.
 enum ProcStatus {
     /// VmRSS of `pid`, in KiB.
-    static func residentKiB(pid: Int32) -> Int? {
+    static func residentKiB(pid: Int32) -> Int? { field("VmRSS:", pid: pid) }
+
+    /// VmHWM of `pid` (the most it was ever resident), in KiB.
+    static func peakResidentKiB(pid: Int32) -> Int? { field("VmHWM:", pid: pid) }
+
+    private static func field(_ name: String, pid: Int32) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         }
         return nil
@@ -197,12 +198,47 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     return sorted[index]
 }
 
+/// A client of the tests that sends calls and waits for replies: over the socket (``TestClient``)
+/// or in process (``LocalClient``). The calls below are the same on both.
+protocol ServiceClient: AnyObject {
+    func send(_ call: VarlinkCall) throws
+    /// The next reply (`nil`: the client's own default wait); throws when none comes.
+    func receive(timeout: Duration?) throws -> VarlinkReply
+}
+
+extension ServiceClient {
+    /// Calls `method`; an error reply throws `VarlinkError`.
+    @discardableResult
+    func call(_ method: String, _ parameters: JSONValue = [:]) throws -> JSONValue {
+        try send(VarlinkCall(method: method, parameters: parameters))
+        let reply = try receive(timeout: nil)
+        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
+        return reply.parameters
+    }
+
+    /// Calls `method` and returns the error it failed with (nil when it succeeded).
+    func error(calling method: String, _ parameters: JSONValue = [:]) throws -> VarlinkError? {
+        do {
+            try call(method, parameters)
+            return nil
+        } catch let error as VarlinkError {
+            return error
+        }
+    }
+
+    /// Sends a `more` call; read its replies with `next(timeout:)`.
+    func callMore(_ method: String, _ parameters: JSONValue = [:]) throws -> Self {
+        try send(VarlinkCall(method: method, parameters: parameters, more: true))
+        return self
+    }
+}
+
 /// A blocking Varlink client for the tests.
 ///
 /// Not `Varlink.VarlinkClient`: in a debug build its receive path costs ~12 ms per reply (it
 /// zero-fills 64 KiB per read), which would swamp every timing here. This one reads into a reused
 /// buffer and finds the NUL with memchr; replies are parsed with the Varlink module's parser.
-final class TestClient {
+final class TestClient: ServiceClient {
     let fd: Int32
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var pending: [UInt8] = []
@@ -238,32 +274,7 @@ final class TestClient {
         closed = true
     }
 
-    // MARK: Calls
-
-    /// Calls `method`; an error reply throws `VarlinkError`.
-    @discardableResult
-    func call(_ method: String, _ parameters: JSONValue = [:]) throws -> JSONValue {
-        try send(VarlinkCall(method: method, parameters: parameters))
-        let reply = try receive()
-        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
-        return reply.parameters
-    }
-
-    /// Calls `method` and returns the error it failed with (nil when it succeeded).
-    func error(calling method: String, _ parameters: JSONValue = [:]) throws -> VarlinkError? {
-        do {
-            try call(method, parameters)
-            return nil
-        } catch let error as VarlinkError {
-            return error
-        }
-    }
-
-    /// Sends a `more` call; read its replies with ``next(timeout:)``.
-    func callMore(_ method: String, _ parameters: JSONValue = [:]) throws -> TestClient {
-        try send(VarlinkCall(method: method, parameters: parameters, more: true))
-        return self
-    }
+    // MARK: Calls (``ServiceClient``)
 
     /// The next reply's parameters on a stream (nil on timeout); an error reply throws.
     func next(timeout: Duration) throws -> JSONValue? {
@@ -341,6 +352,27 @@ final class TestClient {
             }
         }
         return false
+    }
+
+    /// The next `expected` events of a Monitor stream (a state reply counts as itself), each
+    /// waited for (10 s bounds a daemon that never sends it), then any more already here. A
+    /// call's events are queued to monitors before its reply, so once the caller has the reply
+    /// nothing of it is still to come.
+    func events(expected: Int) throws -> [JSONValue] {
+        var events: [JSONValue] = []
+        while events.count < expected, let next = try next(timeout: .seconds(10)) { events.append(next["event"] ?? next) }
+        while let next = try next(timeout: .milliseconds(1)) { events.append(next["event"] ?? next) }
+        return events
+    }
+
+    /// Shuts the sending side and waits until the daemon, having answered everything, closes
+    /// the connection; then closes it here. Once it returns true the daemon counts the
+    /// connection no more and has dropped its scenes (both happen as it closes the connection);
+    /// `timeout` only bounds a daemon that never closes it.
+    func closeAndWaitUntilReleased(timeout: Duration = .seconds(10)) -> Bool {
+        shutdown(fd, Int32(SHUT_WR))
+        defer { close() }
+        return waitForClose(timeout: timeout)
     }
 
     /// A call message as bytes, NUL included.
