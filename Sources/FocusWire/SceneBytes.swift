@@ -1,3 +1,5 @@
+import FocusEngine
+
 /// `SetScene` parameters read straight from their JSON text into a ``Scene``, without building a
 /// JSON tree first: a 100,000-node scene's tree (a dictionary per node and per frame, each
 /// key and value hashed and boxed, then freed) cost more than reading the bytes.

@@ -9,17 +9,17 @@ import Varlink
 /// `SetScene`'s time (perf). Anything this reader does not take as it is (another field, a
 /// null, a wrong type, a missing id) makes it give up, and the caller decodes with `Decodable`,
 /// whose result and errors are the contract's; so both ways always agree.
-enum SceneDecoding {
+package enum SceneDecoding {
     /// A `SetScene`'s scene read from the message's bytes by ``largeCalls``.
-    struct DecodedScene: Sendable {
-        var scene: Scene
+    package struct DecodedScene: Sendable {
+        package var scene: Scene
     }
 
     /// The server's ``LargeCallDecoder``: a large `SetScene` read straight from its bytes into a
     /// ``Scene`` (``SceneBytes``, which takes what ``scene(parameters:)`` takes, no more) on
     /// the parser thread, without the JSON tree; its parameters show only the scene's name
     /// (what dispatch and the wait queues read). Anything else is parsed the general way.
-    static let largeCalls: LargeCallDecoder = { method, bytes, depthLimit in
+    package static let largeCalls: LargeCallDecoder = { method, bytes, depthLimit in
         guard method == "io.focusd.Focus.SetScene",
             let (scene, length) = SceneBytes.setScene(bytes, depth: 2, depthLimit: depthLimit)
         else { return nil }
@@ -27,7 +27,7 @@ enum SceneDecoding {
     }
 
     /// The scene of `SetScene` parameters, or nil: decode them with `Decodable`.
-    static func scene(parameters: JSONValue) -> Scene? {
+    package static func scene(parameters: JSONValue) -> Scene? {
         guard case .object(let top) = parameters, top.count == 1, case .object(let members)? = top["scene"] else { return nil }
         var name: String?
         var root: Node?
@@ -57,7 +57,7 @@ enum SceneDecoding {
     }
 
     /// The patches of `UpdateScene` parameters, or nil: decode them with `Decodable`.
-    static func patches(parameters: JSONValue) -> (scene: String, upsert: [NodePatch]?, remove: [String]?)? {
+    package static func patches(parameters: JSONValue) -> (scene: String, upsert: [NodePatch]?, remove: [String]?)? {
         guard case .object(let members) = parameters, case .string(let scene)? = members["scene"] else { return nil }
         var upsert: [NodePatch]?
         var remove: [String]?
@@ -103,7 +103,7 @@ enum SceneDecoding {
     }
 
     /// One node and its subtree, or nil when any of it is not a plain node as this reader takes it.
-    static func node(_ value: JSONValue) -> Node? {
+    package static func node(_ value: JSONValue) -> Node? {
         guard case .object(let members) = value else { return nil }
         var node = Node(id: "")
         var hasId = false
