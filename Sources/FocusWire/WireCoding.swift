@@ -120,7 +120,10 @@ extension Scroll: Codable {
         let offsetY = try container.decodeIfPresent(Double.self, forKey: .offsetY)
         let policy = try container.decodeIfPresent(ScrollPolicy.self, forKey: .policy)
         let margin = try container.decodeIfPresent(Double.self, forKey: .margin)
-        self.init(axis: axis, contentWidth: contentWidth, contentHeight: contentHeight, offsetX: offsetX, offsetY: offsetY, policy: policy, margin: margin)
+        self.init(
+            axis: axis, contentWidth: contentWidth, contentHeight: contentHeight, offsetX: offsetX, offsetY: offsetY,
+            policy: policy, margin: margin
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -148,7 +151,10 @@ extension Collection: Codable {
         let itemHeight = try container.decode(Double.self, forKey: .itemHeight)
         let spacing = try container.decodeIfPresent(Double.self, forKey: .spacing)
         let columns = try container.decodeIfPresent(Int.self, forKey: .columns)
-        self.init(count: count, layout: layout, itemWidth: itemWidth, itemHeight: itemHeight, spacing: spacing, columns: columns)
+        self.init(
+            count: count, layout: layout, itemWidth: itemWidth, itemHeight: itemHeight, spacing: spacing,
+            columns: columns
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -183,10 +189,19 @@ extension ScrollOffset: Codable {
     }
 }
 
+/// Node's fields: the one table of them, the interface's `Node` type field for field and in its
+/// order. Node's `Codable` conformance is keyed by it, and both fast readers (``SceneBytes`` from
+/// the bytes, ``SceneDecoding`` from the JSON tree) switch over it exhaustively, so a field added
+/// here does not compile until each of them reads it or says it leaves it to `Codable`.
+/// `WireFieldTableTests` holds it to the interface file and the `Codable` conformance to it.
+package enum NodeField: String, CodingKey, CaseIterable, Sendable {
+    case id, frame, focusable, disabled, interactions, section, scope, prefersDefaultFocus, defaultFocus
+    case bindings, accessibilityBindings, values, sceneValues, focusEffectDisabled, role, remembersLastFocus
+    case wrap, next, modal, scroll, collection, index, children
+}
+
 extension Node: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, frame, focusable, disabled, interactions, section, scope, prefersDefaultFocus, defaultFocus, bindings, accessibilityBindings, values, sceneValues, focusEffectDisabled, role, remembersLastFocus, wrap, next, modal, scroll, collection, index, children
-    }
+    typealias CodingKeys = NodeField
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -213,7 +228,13 @@ extension Node: Codable {
         let collection = try container.decodeIfPresent(Collection.self, forKey: .collection)
         let index = try container.decodeIfPresent(Int.self, forKey: .index)
         let children = try container.decodeIfPresent([Node].self, forKey: .children)
-        self.init(id: id, frame: frame, focusable: focusable, disabled: disabled, interactions: interactions, section: section, scope: scope, prefersDefaultFocus: prefersDefaultFocus, defaultFocus: defaultFocus, bindings: bindings, accessibilityBindings: accessibilityBindings, values: values, sceneValues: sceneValues, focusEffectDisabled: focusEffectDisabled, role: role, remembersLastFocus: remembersLastFocus, wrap: wrap, next: next, modal: modal, scroll: scroll, collection: collection, index: index, children: children)
+        self.init(
+            id: id, frame: frame, focusable: focusable, disabled: disabled, interactions: interactions,
+            section: section, scope: scope, prefersDefaultFocus: prefersDefaultFocus, defaultFocus: defaultFocus,
+            bindings: bindings, accessibilityBindings: accessibilityBindings, values: values, sceneValues: sceneValues,
+            focusEffectDisabled: focusEffectDisabled, role: role, remembersLastFocus: remembersLastFocus, wrap: wrap,
+            next: next, modal: modal, scroll: scroll, collection: collection, index: index, children: children
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -257,7 +278,10 @@ extension Scene: Codable {
         let policy = try container.decodeIfPresent(SearchPolicy.self, forKey: .policy)
         let sequentialWrap = try container.decodeIfPresent(Bool.self, forKey: .sequentialWrap)
         let persist = try container.decodeIfPresent(Bool.self, forKey: .persist)
-        self.init(name: name, root: root, layoutDirection: layoutDirection, policy: policy, sequentialWrap: sequentialWrap, persist: persist)
+        self.init(
+            name: name, root: root, layoutDirection: layoutDirection, policy: policy, sequentialWrap: sequentialWrap,
+            persist: persist
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -315,7 +339,8 @@ extension Cause: Codable {
 
 extension FocusState: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case scene, active, focused, path, bindings, focusedValues, sceneValues, focusEffectEnabled, accessibilityFocused, accessibilityBindings, scroll, revision
+        case scene, active, focused, path, bindings, focusedValues, sceneValues, focusEffectEnabled
+        case accessibilityFocused, accessibilityBindings, scroll, revision
     }
 
     public init(from decoder: any Decoder) throws {
@@ -332,7 +357,12 @@ extension FocusState: Codable {
         let accessibilityBindings = try container.decode([BindingState].self, forKey: .accessibilityBindings)
         let scroll = try container.decode([ScrollOffset].self, forKey: .scroll)
         let revision = try container.decode(Int.self, forKey: .revision)
-        self.init(scene: scene, active: active, focused: focused, path: path, bindings: bindings, focusedValues: focusedValues, sceneValues: sceneValues, focusEffectEnabled: focusEffectEnabled, accessibilityFocused: accessibilityFocused, accessibilityBindings: accessibilityBindings, scroll: scroll, revision: revision)
+        self.init(
+            scene: scene, active: active, focused: focused, path: path, bindings: bindings,
+            focusedValues: focusedValues, sceneValues: sceneValues, focusEffectEnabled: focusEffectEnabled,
+            accessibilityFocused: accessibilityFocused, accessibilityBindings: accessibilityBindings, scroll: scroll,
+            revision: revision
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -354,7 +384,8 @@ extension FocusState: Codable {
 
 extension Event: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, scene, revision, from, to, cause, track, detents, fraction, velocity, command, device, bindings, values, node, offsetX, offsetY, index
+        case kind, scene, revision, from, to, cause, track, detents, fraction, velocity, command, device, bindings
+        case values, node, offsetX, offsetY, index
     }
 
     public init(from decoder: any Decoder) throws {
@@ -377,7 +408,11 @@ extension Event: Codable {
         let offsetX = try container.decodeIfPresent(Double.self, forKey: .offsetX)
         let offsetY = try container.decodeIfPresent(Double.self, forKey: .offsetY)
         let index = try container.decodeIfPresent(Int.self, forKey: .index)
-        self.init(kind: kind, scene: scene, revision: revision, from: from, to: to, cause: cause, track: track, detents: detents, fraction: fraction, velocity: velocity, command: command, device: device, bindings: bindings, values: values, node: node, offsetX: offsetX, offsetY: offsetY, index: index)
+        self.init(
+            kind: kind, scene: scene, revision: revision, from: from, to: to, cause: cause, track: track,
+            detents: detents, fraction: fraction, velocity: velocity, command: command, device: device,
+            bindings: bindings, values: values, node: node, offsetX: offsetX, offsetY: offsetY, index: index
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -470,7 +505,10 @@ extension ExplainedCandidate: Codable {
         let majorFar = try container.decode(Double.self, forKey: .majorFar)
         let minor = try container.decode(Double.self, forKey: .minor)
         let score = try container.decode(Double.self, forKey: .score)
-        self.init(id: id, section: section, frame: frame, inDirection: inDirection, inBeam: inBeam, fullyBeyond: fullyBeyond, major: major, majorFar: majorFar, minor: minor, score: score)
+        self.init(
+            id: id, section: section, frame: frame, inDirection: inDirection, inBeam: inBeam, fullyBeyond: fullyBeyond,
+            major: major, majorFar: majorFar, minor: minor, score: score
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -504,7 +542,10 @@ extension SearchedContainer: Codable {
         let notConsidered = try container.decode(Int.self, forKey: .notConsidered)
         let winner = try container.decodeIfPresent(String.self, forKey: .winner)
         let rule = try container.decode(String.self, forKey: .rule)
-        self.init(id: id, kind: kind, wrapped: wrapped, source: source, candidates: candidates, omitted: omitted, notConsidered: notConsidered, winner: winner, rule: rule)
+        self.init(
+            id: id, kind: kind, wrapped: wrapped, source: source, candidates: candidates, omitted: omitted,
+            notConsidered: notConsidered, winner: winner, rule: rule
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -538,7 +579,10 @@ extension MoveExplanation: Codable {
         let result = try container.decodeIfPresent(String.self, forKey: .result)
         let decidedBy = try container.decode(String.self, forKey: .decidedBy)
         let reason = try container.decodeIfPresent(String.self, forKey: .reason)
-        self.init(direction: direction, from: from, source: source, policy: policy, override: override, containers: containers, winner: winner, result: result, decidedBy: decidedBy, reason: reason)
+        self.init(
+            direction: direction, from: from, source: source, policy: policy, override: override,
+            containers: containers, winner: winner, result: result, decidedBy: decidedBy, reason: reason
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -26,6 +26,8 @@ public struct VarlinkInterface: Hashable, Sendable {
     public let methods: [String: Method]
     /// Names of the `type` declarations, in order.
     public let typeNames: [String]
+    /// The field names of each `type` declaration that is a struct, in order (an enum type has none).
+    public let typeFields: [String: [String]]
     /// Names of the `error` declarations, in order.
     public let errorNames: [String]
 
@@ -38,6 +40,7 @@ public struct VarlinkInterface: Hashable, Sendable {
         self.name = parsed.name
         self.methods = parsed.methods
         self.typeNames = parsed.typeNames
+        self.typeFields = parsed.typeFields
         self.errorNames = parsed.errorNames
     }
 
@@ -69,6 +72,7 @@ struct InterfaceParser {
         var name = ""
         var methods: [String: VarlinkInterface.Method] = [:]
         var typeNames: [String] = []
+        var typeFields: [String: [String]] = [:]
         var errorNames: [String] = []
     }
 
@@ -205,7 +209,7 @@ struct InterfaceParser {
                 result.methods[member] = VarlinkInterface.Method(name: member, inputFields: input, outputFields: output)
             case "type":
                 guard current.kind == .punct("(") else { throw error("expected '(' after type name, found \(describe(current))") }
-                try structOrEnum()
+                if let fields = try structOrEnum() { result.typeFields[member] = fields }
                 result.typeNames.append(member)
             default:
                 _ = try structFields()
@@ -239,16 +243,16 @@ struct InterfaceParser {
         return names
     }
 
-    /// `( a, b )` enum or `( a: t, ... )` struct.
-    private mutating func structOrEnum() throws(VarlinkInterfaceSyntaxError) {
+    /// `( a, b )` enum or `( a: t, ... )` struct; returns a struct's field names (`()` has none), nil for an enum.
+    @discardableResult
+    private mutating func structOrEnum() throws(VarlinkInterfaceSyntaxError) -> [String]? {
         guard position + 2 < tokens.count else { throw error("unexpected end of text") }
         if case .word = tokens[position + 1].kind, tokens[position + 2].kind == .punct(":") {
-            _ = try structFields()
-            return
+            return try structFields()
         }
         if tokens[position + 1].kind == .punct(")") {
             position += 2
-            return
+            return []
         }
         try punct("(")
         var names: [String] = []
@@ -259,6 +263,7 @@ struct InterfaceParser {
             names.append(value)
         } while accept(",")
         try punct(")")
+        return nil
     }
 
     private mutating func type() throws(VarlinkInterfaceSyntaxError) {
