@@ -26,8 +26,6 @@ public struct VarlinkInterface: Hashable, Sendable {
     public let methods: [String: Method]
     /// Names of the `type` declarations, in order.
     public let typeNames: [String]
-    /// The field names of each `type` declaration that is a struct, in order (an enum type has none).
-    public let typeFields: [String: [String]]
     /// Names of the `error` declarations, in order.
     public let errorNames: [String]
 
@@ -40,8 +38,15 @@ public struct VarlinkInterface: Hashable, Sendable {
         self.name = parsed.name
         self.methods = parsed.methods
         self.typeNames = parsed.typeNames
-        self.typeFields = parsed.typeFields
         self.errorNames = parsed.errorNames
+    }
+
+    /// The field names of each `type` declaration of `description` that is a struct, in order (an
+    /// enum type has none). Not a stored property: an interface is copied on every call, and
+    /// another dictionary in it cost each call its retain and release.
+    public static func typeFields(of description: String) throws(VarlinkInterfaceSyntaxError) -> [String: [String]] {
+        var parser = InterfaceParser(text: description)
+        return try parser.parse().typeFields
     }
 
     /// The qualified name of a member, e.g. `io.focusd.Focus.GetState`.
