@@ -46,7 +46,7 @@ public enum SceneBytes {
         return reader.index == bytes.count ? scene : nil
     }
 
-    private struct Reader {
+    struct Reader {
         let bytes: UnsafeRawBufferPointer
         let depthLimit: Int
         var index = 0
@@ -150,17 +150,17 @@ public enum SceneBytes {
             return index - start
         }
 
-        /// A number by JSON's grammar, as the general parser and `Decodable` read it into a
-        /// `Double`; nil when it is not a number or not finite.
-        mutating func number() -> Double? {
-            let start = index
+        /// A number's sign and integer digits by JSON's grammar (`-`, then `0` or a digit 1-9 and
+        /// digits): whether it is negative and where its digits start, the reader after them.
+        @inline(__always)
+        private mutating func integerPart() -> (negative: Bool, digitsStart: Int)? {
             var negative = false
             if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
                 negative = true
                 index += 1
             }
             guard index < bytes.count else { return nil }
-            let integerStart = index
+            let start = index
             if bytes[index] == UInt8(ascii: "0") {
                 index += 1
             } else if bytes[index] &- UInt8(ascii: "1") < 9 {
@@ -168,6 +168,15 @@ public enum SceneBytes {
             } else {
                 return nil
             }
+            return (negative, start)
+        }
+
+        /// A number by JSON's grammar, as the general parser and `Decodable` read it into a
+        /// `Double`; nil when it is not a number or not finite.
+        @inline(__always)
+        mutating func number() -> Double? {
+            let start = index
+            guard let (negative, integerStart) = integerPart() else { return nil }
             let integerDigits = index - integerStart
             var fractionDigits = 0
             var isInteger = true
@@ -245,6 +254,7 @@ public enum SceneBytes {
             return scene
         }
 
+        @inline(__always)
         static func equal(_ key: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
             let count = name.utf8CodeUnitCount
             guard key.count == count else { return false }
@@ -310,21 +320,7 @@ public enum SceneBytes {
         /// An integer written as one (no fraction, no exponent) of up to 18 digits, which every
         /// reader converts exactly; anything else is nil (the general way decides).
         mutating func integer() -> Int? {
-            var negative = false
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
-                negative = true
-                index += 1
-            }
-            guard index < bytes.count else { return nil }
-            let start = index
-            if bytes[index] == UInt8(ascii: "0") {
-                index += 1
-            } else if bytes[index] &- UInt8(ascii: "1") < 9 {
-                _ = digits()
-            } else {
-                return nil
-            }
-            guard index - start <= 18 else { return nil }
+            guard let (negative, start) = integerPart(), index - start <= 18 else { return nil }
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
             var value = 0
             for position in start..<index { value = value * 10 + Int(bytes[position] &- UInt8(ascii: "0")) }
@@ -411,6 +407,7 @@ public enum SceneBytes {
 extension NodeField {
     /// The field a key's bytes name, by its length and first byte (one comparison for most keys);
     /// `WireFieldTableTests` checks that every field is found by its name.
+    @inline(__always)
     init?(key: UnsafeRawBufferPointer) {
         let first = key.first ?? 0
         let field: NodeField
@@ -436,13 +433,37 @@ extension NodeField {
         case 21: field = .accessibilityBindings
         default: return nil
         }
-        var name = field.rawValue
-        let equal = name.withUTF8 { utf8 in
-            guard utf8.count == key.count else { return false }
-            for offset in 0..<key.count where key[offset] != utf8[offset] { return false }
-            return true
-        }
-        guard equal else { return nil }
+        guard SceneBytes.Reader.equal(key, field.name) else { return nil }
         self = field
+    }
+
+    /// The field's name as a static string, compared byte for byte with a key without building a
+    /// `String` (`WireFieldTableTests` checks each against `rawValue` through ``init(key:)``).
+    var name: StaticString {
+        switch self {
+        case .id: "id"
+        case .frame: "frame"
+        case .focusable: "focusable"
+        case .disabled: "disabled"
+        case .interactions: "interactions"
+        case .section: "section"
+        case .scope: "scope"
+        case .prefersDefaultFocus: "prefersDefaultFocus"
+        case .defaultFocus: "defaultFocus"
+        case .bindings: "bindings"
+        case .accessibilityBindings: "accessibilityBindings"
+        case .values: "values"
+        case .sceneValues: "sceneValues"
+        case .focusEffectDisabled: "focusEffectDisabled"
+        case .role: "role"
+        case .remembersLastFocus: "remembersLastFocus"
+        case .wrap: "wrap"
+        case .next: "next"
+        case .modal: "modal"
+        case .scroll: "scroll"
+        case .collection: "collection"
+        case .index: "index"
+        case .children: "children"
+        }
     }
 }
