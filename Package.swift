@@ -79,8 +79,10 @@ let package = Package(
         // The accessibility-bus side of `focusd-adapter atspi` (adapters.md §3): sd-bus, the bus
         // thread, the accessible trees and the scenes built from them.
         .target(name: "AtspiBus", dependencies: ["FocusEngine", "CSdBus"]),
-        // What focusd and focusctl share: scene files (decoded as the socket decodes scenes) and
-        // the wire form of io.focusd.Input devices.
+        // All wire code: the JSON form of the engine's types (their Codable conformances and the
+        // fast readers and writers of the hot messages), scene files (decoded as the socket decodes
+        // scenes), the wire form of io.focusd.Input devices and the method tables. FocusEngine
+        // holds no wire code; FocusWire depends on it, never the reverse.
         .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink", "SystemCalls"]),
         .target(
             name: "FocusService",
@@ -112,7 +114,7 @@ let package = Package(
         // that owns scenes, sends their diffs and survives focusd restarting (adapters.md §1).
         .target(name: "AdapterKit", dependencies: ["FocusEngine", "FocusWire", "Varlink", "SystemCalls"]),
         // The adapters: Chromium over the DevTools protocol (ChromiumAdapter) and AT-SPI.
-        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "Varlink", "SystemCalls", "CMalloc"], exclude: ["Page"]),
+        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "FocusWire", "Varlink", "SystemCalls", "CMalloc"], exclude: ["Page"]),
         .executableTarget(
             name: "focusd-adapter",
             dependencies: [
@@ -124,7 +126,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FocusBench",
-            dependencies: ["FocusEngine"],
+            dependencies: ["FocusEngine", "FocusWire"],
             path: "Benchmarks/FocusBench"
         ),
         .executableTarget(
@@ -167,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "FocusEngineTests",
             dependencies: [
-                "FocusEngine",
+                "FocusEngine", "FocusWire",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Scenarios"],

@@ -2,6 +2,7 @@
 // scene and on a 10,000-node grid, next to its floor measured in the same run: the engine's own
 // moves, 8 per position visited (the breadth-first search tries each command from each position).
 import FocusEngine
+import FocusWire
 import Foundation
 
 func gridScene(side: Int) -> Scene {

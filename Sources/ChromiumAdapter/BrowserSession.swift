@@ -1,5 +1,6 @@
 import AdapterKit
 import FocusEngine
+import FocusWire
 import SystemCalls
 import Varlink
 

@@ -1,4 +1,5 @@
 import FocusEngine
+import FocusWire
 import Varlink
 
 /// Reads the page agent's nodes straight from their JSON tree: the fields the agent infers are

@@ -1,6 +1,7 @@
 import AdapterKit
 import CMalloc
 import FocusEngine
+import FocusWire
 import SystemCalls
 import Varlink
 

@@ -6,7 +6,7 @@
 // (a property test runs both on random scenes).
 
 /// One target a directional search considered: a candidate, or a section's frame competing as one.
-public struct ExplainedCandidate: Codable, Hashable, Sendable {
+public struct ExplainedCandidate: Hashable, Sendable {
     /// The candidate's (or section's) id.
     public var id: String
     /// True when this is a section's frame (entered by the entering rules when it wins).
@@ -27,10 +27,27 @@ public struct ExplainedCandidate: Codable, Hashable, Sendable {
     public var minor: Double
     /// `score = 13·major² + minor²`: lower is better (focus.md §2).
     public var score: Double
+
+    /// A value with every field (FocusWire decodes it through this).
+    public init(
+        id: String, section: Bool, frame: Rect, inDirection: Bool, inBeam: Bool, fullyBeyond: Bool, major: Double,
+        majorFar: Double, minor: Double, score: Double
+    ) {
+        self.id = id
+        self.section = section
+        self.frame = frame
+        self.inDirection = inDirection
+        self.inBeam = inBeam
+        self.fullyBeyond = fullyBeyond
+        self.major = major
+        self.majorFar = majorFar
+        self.minor = minor
+        self.score = score
+    }
 }
 
 /// One container searched, innermost first.
-public struct SearchedContainer: Codable, Hashable, Sendable {
+public struct SearchedContainer: Hashable, Sendable {
     /// The container's id.
     public var id: String
     /// `section`, `modal` (the bound), `root`, or `scene` (nothing focused: the whole scene).
@@ -51,10 +68,26 @@ public struct SearchedContainer: Codable, Hashable, Sendable {
     /// Why the winner beat the runner-up: `only candidate`, `beam beats`, `score`, `tree order`;
     /// or why nothing won: `no candidate in direction`, `no candidate in beam (tvos)`.
     public var rule: String
+
+    /// A value with every field (FocusWire decodes it through this).
+    public init(
+        id: String, kind: String, wrapped: Bool, source: Rect, candidates: [ExplainedCandidate], omitted: Int,
+        notConsidered: Int, winner: String? = nil, rule: String
+    ) {
+        self.id = id
+        self.kind = kind
+        self.wrapped = wrapped
+        self.source = source
+        self.candidates = candidates
+        self.omitted = omitted
+        self.notConsidered = notConsidered
+        self.winner = winner
+        self.rule = rule
+    }
 }
 
 /// The explanation of one directional move.
-public struct MoveExplanation: Codable, Hashable, Sendable {
+public struct MoveExplanation: Hashable, Sendable {
     /// The move explained (up, down, left or right).
     public var direction: Direction
     /// The node focus moved from (nil: nothing focused).
@@ -77,6 +110,24 @@ public struct MoveExplanation: Codable, Hashable, Sendable {
     public var decidedBy: String
     /// Why nothing was found, when the move is blocked.
     public var reason: String?
+
+    /// A value with every field (FocusWire decodes it through this).
+    public init(
+        direction: Direction, from: String? = nil, source: Rect? = nil, policy: SearchPolicy, override: String? = nil,
+        containers: [SearchedContainer], winner: String? = nil, result: String? = nil, decidedBy: String,
+        reason: String? = nil
+    ) {
+        self.direction = direction
+        self.from = from
+        self.source = source
+        self.policy = policy
+        self.override = override
+        self.containers = containers
+        self.winner = winner
+        self.result = result
+        self.decidedBy = decidedBy
+        self.reason = reason
+    }
 }
 
 /// Scroll offsets kept from before a move (`SceneSession.scrollMemory`), to explain it later.

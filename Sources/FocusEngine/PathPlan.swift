@@ -3,7 +3,7 @@
 // session, so the plan is exactly what the engine does when the commands are sent.
 
 /// A planned path to a node.
-public struct PathPlan: Codable, Hashable, Sendable {
+public struct PathPlan: Hashable, Sendable {
     /// The commands, in order: `up`, `down`, `left`, `right`, `next`, `previous`, `crown=1`,
     /// `crown=-1` (each a `Send` command of io.focusd.Focus). Empty when focus is already there.
     public var commands: [String]
@@ -16,6 +16,15 @@ public struct PathPlan: Codable, Hashable, Sendable {
     public var nearest: String?
     /// How many focus positions the search visited.
     public var visited: Int
+
+    /// A value with every field (FocusWire decodes it through this).
+    public init(commands: [String], through: [String], reachable: Bool, nearest: String? = nil, visited: Int) {
+        self.commands = commands
+        self.through = through
+        self.reachable = reachable
+        self.nearest = nearest
+        self.visited = visited
+    }
 }
 
 extension SceneSession {

@@ -1,4 +1,5 @@
 import FocusEngine
+import FocusWire
 
 /// Identifies one client connection (the Varlink layer hands these out).
 public typealias ConnectionID = UInt64

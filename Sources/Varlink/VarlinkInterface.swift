@@ -41,6 +41,14 @@ public struct VarlinkInterface: Hashable, Sendable {
         self.errorNames = parsed.errorNames
     }
 
+    /// The field names of each `type` declaration of `description` that is a struct, in order (an
+    /// enum type has none). Not a stored property: an interface is copied on every call, and
+    /// another dictionary in it cost each call its retain and release.
+    public static func typeFields(of description: String) throws(VarlinkInterfaceSyntaxError) -> [String: [String]] {
+        var parser = InterfaceParser(text: description)
+        return try parser.parse().typeFields
+    }
+
     /// The qualified name of a member, e.g. `io.focusd.Focus.GetState`.
     public func qualified(_ member: String) -> String { "\(name).\(member)" }
 }
@@ -69,6 +77,7 @@ struct InterfaceParser {
         var name = ""
         var methods: [String: VarlinkInterface.Method] = [:]
         var typeNames: [String] = []
+        var typeFields: [String: [String]] = [:]
         var errorNames: [String] = []
     }
 
@@ -205,7 +214,7 @@ struct InterfaceParser {
                 result.methods[member] = VarlinkInterface.Method(name: member, inputFields: input, outputFields: output)
             case "type":
                 guard current.kind == .punct("(") else { throw error("expected '(' after type name, found \(describe(current))") }
-                try structOrEnum()
+                if let fields = try structOrEnum() { result.typeFields[member] = fields }
                 result.typeNames.append(member)
             default:
                 _ = try structFields()
@@ -239,16 +248,16 @@ struct InterfaceParser {
         return names
     }
 
-    /// `( a, b )` enum or `( a: t, ... )` struct.
-    private mutating func structOrEnum() throws(VarlinkInterfaceSyntaxError) {
+    /// `( a, b )` enum or `( a: t, ... )` struct; returns a struct's field names (`()` has none), nil for an enum.
+    @discardableResult
+    private mutating func structOrEnum() throws(VarlinkInterfaceSyntaxError) -> [String]? {
         guard position + 2 < tokens.count else { throw error("unexpected end of text") }
         if case .word = tokens[position + 1].kind, tokens[position + 2].kind == .punct(":") {
-            _ = try structFields()
-            return
+            return try structFields()
         }
         if tokens[position + 1].kind == .punct(")") {
             position += 2
-            return
+            return []
         }
         try punct("(")
         var names: [String] = []
@@ -259,6 +268,7 @@ struct InterfaceParser {
             names.append(value)
         } while accept(",")
         try punct(")")
+        return nil
     }
 
     private mutating func type() throws(VarlinkInterfaceSyntaxError) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusEngine
+import FocusWire
 import Varlink
 
 /// Why a command failed, and so its exit code: 1 for the client's side, 2 for the daemon's answer.

@@ -9,6 +9,7 @@ import Foundation
 import Testing
 
 import FocusEngine
+import FocusWire
 
 /// One transcribed file: where it comes from and its cases.
 struct AndroidCaseFile: Decodable {

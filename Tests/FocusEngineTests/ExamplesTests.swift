@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import FocusEngine
+import FocusWire
 
 /// Loads and runs the reference examples.
 enum ExampleRunner {

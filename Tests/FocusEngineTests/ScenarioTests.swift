@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import FocusEngine
+import FocusWire
 
 @Suite("Text scenarios")
 struct ScenarioTests {

@@ -1,4 +1,5 @@
 import FocusEngine
+import FocusWire
 import Testing
 import Varlink
 

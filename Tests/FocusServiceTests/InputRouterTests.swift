@@ -1,5 +1,6 @@
 import FocusConfig
 import FocusEngine
+import FocusWire
 import FoundationEssentials
 import InputDevices
 import InputMapping

@@ -1,4 +1,5 @@
 import FocusEngine
+import FocusWire
 import Foundation
 import Testing
 import Varlink
@@ -320,6 +321,18 @@ struct SceneTextGenerator {
         return object(members)
     }
 
+    /// A scroll container's object: its fields, sometimes one missing, wrong or extra.
+    mutating func scroll() -> String {
+        var members = [("axis", pick(["\"horizontal\"", "\"vertical\"", "\"both\""])), ("contentWidth", number()), ("contentHeight", number())]
+        if chance(30) { members.append(("offsetX", number())) }
+        if chance(30) { members.append(("offsetY", number())) }
+        if chance(30) { members.append(("policy", pick(["\"visible\"", "\"center\"", "\"leading\""]))) }
+        if chance(30) { members.append(("margin", number())) }
+        if chance(2) { members.removeFirst(below(3) + 1) }
+        if chance(2) { members.append(pick([("axis", "\"sideways\""), ("policy", "null"), ("extra", "1"), ("margin", "\"2\""), ("offsetX", "1")])) }
+        return chance(1) ? "null" : object(members)
+    }
+
     mutating func node(depth: Int) -> String {
         var members: [(String, String)] = []
         if !chance(1) { members.append(("id", chance(1) ? pick(["5", "null"]) : string())) }
@@ -330,7 +343,23 @@ struct SceneTextGenerator {
         for name in ["role", "scope", "prefersDefaultFocus"] where chance(10) {
             members.append((name, chance(5) ? "null" : string()))
         }
-        if chance(1) { members.append(pick([("wrap", "\"both\""), ("index", "3"), ("values", "{}"), ("focusible", "true")])) }
+        if chance(8) { members.append(("wrap", chance(5) ? pick(["\"diagonal\"", "null", "1", "[]"]) : pick(["\"horizontal\"", "\"vertical\"", "\"both\""]))) }
+        if chance(8) {
+            let odd = ["1.5", "3.0", "1e2", "-0", "null", "\"3\"", "99999999999999999999", "999999999999999999", "-12", "01"]
+            members.append(("index", chance(10) ? pick(odd) : String(below(1000))))
+        }
+        if chance(8) {
+            let valid = (0..<below(3)).map { _ in pick(["\"activate\"", "\"edit\""]) }
+            members.append(("interactions", chance(5) ? pick(["[\"tap\"]", "[null]", "\"edit\"", "null", "[1]"]) : "[" + valid.joined(separator: ",") + "]"))
+        }
+        for name in ["values", "sceneValues", "next"] where chance(5) {
+            let map = object((0..<below(3)).map { "k\($0)" }.map { ($0, string()) })
+            members.append((name, chance(5) ? pick(["{\"a\":1}", "[]", "null", "{\"a\":\"1\",\"a\":\"2\"}", "{\"a\":null}"]) : map))
+        }
+        if chance(8) { members.append(("scroll", scroll())) }
+        if chance(1) {
+            members.append(pick([("bindings", "[]"), ("collection", "null"), ("defaultFocus", "{\"binding\":\"b\"}"), ("focusible", "true")]))
+        }
         if depth < 5, chance(depth == 0 ? 95 : 35) {
             let count = depth == 0 ? below(12) : below(4)
             var children: [String] = []

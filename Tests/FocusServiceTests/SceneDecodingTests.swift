@@ -1,4 +1,5 @@
 import FocusEngine
+import FocusWire
 import Foundation
 import Testing
 import Varlink

@@ -1,4 +1,5 @@
 import FocusEngine
+import FocusWire
 import InputMapping
 import Testing
 import Varlink

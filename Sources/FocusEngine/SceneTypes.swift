@@ -1,10 +1,9 @@
-// The types of `io.focusd.Focus.varlink`, as Codable values that read and write the wire JSON.
-//
-// Field names are the interface's, one to one. Optional fields are left out when nil on encode and
-// accept both `null` and absence on decode, as Varlink allows for `?type` fields.
+// The types of `io.focusd.Focus.varlink`, as the engine's model: field names are the interface's,
+// one to one, and an optional field is one the wire may leave out. Their wire form (conformances,
+// fast readers and writers) lives in FocusWire; the engine holds no wire code.
 
 /// A rectangle in scene coordinates (points, origin top-left, y grows downwards).
-public struct Rect: Codable, Hashable, Sendable {
+public struct Rect: Hashable, Sendable {
     /// Left edge.
     public var x: Double
     /// Top edge.
@@ -39,12 +38,12 @@ public struct Rect: Codable, Hashable, Sendable {
 }
 
 /// What select and the crown do on a focusable node (`focusable(_:interactions:)`).
-public enum Interaction: String, Codable, Hashable, Sendable, CaseIterable {
+public enum Interaction: String, Hashable, Sendable, CaseIterable {
     case activate, edit
 }
 
 /// A move: the four directions and the two sequential steps.
-public enum Direction: String, Codable, Hashable, Sendable, CaseIterable {
+public enum Direction: String, Hashable, Sendable, CaseIterable {
     case up, down, left, right, next, previous
 
     /// True for up, down, left and right.
@@ -69,7 +68,7 @@ public enum Direction: String, Codable, Hashable, Sendable, CaseIterable {
 }
 
 /// `focused(_:)` when `value` is nil, `focused(_:equals:)` otherwise.
-public struct Binding: Codable, Hashable, Sendable {
+public struct Binding: Hashable, Sendable {
     /// The binding's name, shared by every node bound to it.
     public var name: String
     /// The enum case this node is bound to; nil for a Bool binding.
@@ -83,7 +82,7 @@ public struct Binding: Codable, Hashable, Sendable {
 }
 
 /// The read value of one binding: Bool bindings fill `isTrue`, value bindings fill `value`.
-public struct BindingState: Codable, Hashable, Sendable {
+public struct BindingState: Hashable, Sendable {
     /// The binding's name.
     public var name: String
     /// A Bool binding's value: true while a node bound to it holds focus.
@@ -100,12 +99,12 @@ public struct BindingState: Codable, Hashable, Sendable {
 }
 
 /// The priority of `defaultFocus(_:_:priority:)` (focus.md §4); `automatic` when absent.
-public enum DefaultFocusPriority: String, Codable, Hashable, Sendable {
+public enum DefaultFocusPriority: String, Hashable, Sendable {
     case automatic, userInitiated
 }
 
 /// `defaultFocus(_:_:priority:)` on a region.
-public struct DefaultFocus: Codable, Hashable, Sendable {
+public struct DefaultFocus: Hashable, Sendable {
     /// The name of the binding whose bound node is preferred.
     public var binding: String
     /// The bound value that is preferred; nil for a Bool binding.
@@ -122,23 +121,23 @@ public struct DefaultFocus: Codable, Hashable, Sendable {
 }
 
 /// The axes on which directional moves inside a section wrap (`wrap`, beyond SwiftUI).
-public enum WrapAxis: String, Codable, Hashable, Sendable {
+public enum WrapAxis: String, Hashable, Sendable {
     case horizontal, vertical, both
 }
 
 /// The axes on which a scroll container scrolls (focus.md §12).
-public enum ScrollAxis: String, Codable, Hashable, Sendable {
+public enum ScrollAxis: String, Hashable, Sendable {
     case horizontal, vertical, both
 }
 
 /// How a scroll container shows the newly focused item: `visible` (the default), `center` or `leading` (focus.md §12).
-public enum ScrollPolicy: String, Codable, Hashable, Sendable {
+public enum ScrollPolicy: String, Hashable, Sendable {
     case visible, center, leading
 }
 
 /// A scroll container; the node's frame is the viewport, its descendants' frames are in content
 /// coordinates (focus.md §12).
-public struct Scroll: Codable, Hashable, Sendable {
+public struct Scroll: Hashable, Sendable {
     /// The axes it scrolls on.
     public var axis: ScrollAxis
     /// The width of its content, in content coordinates.
@@ -170,12 +169,12 @@ public struct Scroll: Codable, Hashable, Sendable {
 }
 
 /// How a lazy collection places its items: in a row, a column or a grid (focus.md §12).
-public enum CollectionLayout: String, Codable, Hashable, Sendable {
+public enum CollectionLayout: String, Hashable, Sendable {
     case row, column, grid
 }
 
 /// A lazy collection: `count` slots; built items are children carrying `index` (focus.md §12).
-public struct Collection: Codable, Hashable, Sendable {
+public struct Collection: Hashable, Sendable {
     /// The number of slots, built or not.
     public var count: Int
     /// Row, column or grid.
@@ -204,7 +203,7 @@ public struct Collection: Codable, Hashable, Sendable {
 }
 
 /// One scroll container's current offset.
-public struct ScrollOffset: Codable, Hashable, Sendable {
+public struct ScrollOffset: Hashable, Sendable {
     /// The scroll container's id.
     public var node: String
     /// Its horizontal offset.
@@ -222,7 +221,7 @@ public struct ScrollOffset: Codable, Hashable, Sendable {
 
 /// One node of a scene tree. Frames are in scene coordinates, not relative to the parent, except
 /// inside a scroll container, whose descendants' frames are in its content coordinates (§12).
-public struct Node: Codable, Hashable, Sendable {
+public struct Node: Hashable, Sendable {
     /// Unique in the scene; duplicates are an `InvalidScene` error (focus.md §1).
     public var id: String
     /// Without a frame (or with zero width or height) a node is never a candidate; a section without one covers the union of its descendants' frames.
@@ -309,12 +308,12 @@ public struct Node: Codable, Hashable, Sendable {
 }
 
 /// The scene's reading direction: it decides the leading edge in sequential order and scrolling (focus.md §3, §12).
-public enum LayoutDirection: String, Codable, Hashable, Sendable {
+public enum LayoutDirection: String, Hashable, Sendable {
     case leftToRight, rightToLeft
 }
 
 /// How directional search picks among candidates, chosen per scene (focus.md §2).
-public enum SearchPolicy: String, Codable, Hashable, Sendable {
+public enum SearchPolicy: String, Hashable, Sendable {
     /// In direction and in beam only (the default).
     case tvos
     /// Android FocusFinder / Compose: every candidate in direction.
@@ -322,7 +321,7 @@ public enum SearchPolicy: String, Codable, Hashable, Sendable {
 }
 
 /// A scene: a named tree of nodes that `SetScene` installs (focus.md §1).
-public struct Scene: Codable, Hashable, Sendable {
+public struct Scene: Hashable, Sendable {
     /// The scene's name; calls address the scene by it.
     public var name: String
     /// The root of the tree.
@@ -351,7 +350,7 @@ public struct Scene: Codable, Hashable, Sendable {
 }
 
 /// Insert or replace `node` (with its subtree) under `parent` at `index` (default: last).
-public struct NodePatch: Codable, Hashable, Sendable {
+public struct NodePatch: Hashable, Sendable {
     /// The id of the node to insert under.
     public var parent: String
     /// The position among the parent's children; last when absent.
@@ -368,14 +367,14 @@ public struct NodePatch: Codable, Hashable, Sendable {
 }
 
 /// Which focus a call reads or moves: the main one or the accessibility one (focus.md §8).
-public enum Track: String, Codable, Hashable, Sendable {
+public enum Track: String, Hashable, Sendable {
     case main, accessibility
 }
 
 /// Why focus moved, carried by `focus` events (focus.md §11).
-public struct Cause: Codable, Hashable, Sendable {
+public struct Cause: Hashable, Sendable {
     /// What moved focus: a move, the crown, a call, a binding write, default focus, a reset, a removal, the Search command, or a collection item built or unbuilt.
-    public enum Kind: String, Codable, Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
         case directional, sequential, crown, programmatic, binding, defaultFocus, reset, removed, search,
             materialized, virtualized
     }
@@ -396,7 +395,7 @@ public struct Cause: Codable, Hashable, Sendable {
 }
 
 /// A scene's focus state as calls return it and `Monitor` streams it (focus.md §5, §6, §11).
-public struct FocusState: Codable, Hashable, Sendable {
+public struct FocusState: Hashable, Sendable {
     /// The scene's name.
     public var scene: String
     /// Whether this is the active scene, the one device commands go to (focus.md §9).
@@ -445,9 +444,9 @@ public struct FocusState: Codable, Hashable, Sendable {
 }
 
 /// One change of a scene, streamed to its monitors; every event of a call is queued before the call's reply is sent (focus.md §11).
-public struct Event: Codable, Hashable, Sendable {
+public struct Event: Hashable, Sendable {
     /// What happened: focus moved, a move was blocked, a node was activated or edited, a command was published, bindings, values, the scene, a scroll offset changed, or a collection item must be built.
-    public enum Kind: String, Codable, Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
         case focus, blocked, activate, edit, command, bindings, values, scene, scroll, materialize
     }
 
@@ -518,9 +517,9 @@ public struct Event: Codable, Hashable, Sendable {
 }
 
 /// One finding of `Lint` (focus.md §10).
-public struct Problem: Codable, Hashable, Sendable {
+public struct Problem: Hashable, Sendable {
     /// The rule a problem breaks (focus.md §10).
-    public enum Kind: String, Codable, Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
         case unreachable, asymmetric, deadEnd, ambiguousBinding, emptyFrame, overlap, offscreen
     }
 

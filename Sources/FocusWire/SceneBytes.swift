@@ -1,11 +1,16 @@
+import FocusEngine
+
 /// `SetScene` parameters read straight from their JSON text into a ``Scene``, without building a
 /// JSON tree first: a 100,000-node scene's tree (a dictionary per node and per frame, each
 /// key and value hashed and boxed, then freed) cost more than reading the bytes.
 ///
-/// It takes what `SceneDecoding` (in FocusService) takes from the tree, no more: an object of
-/// exactly `scene`, whose members are `name`, `root`, `persist` and `sequentialWrap`, nodes of
-/// `id`, `frame` (exactly `x`, `y`, `width`, `height`, numbers), the flags, `role`, `scope`,
-/// `prefersDefaultFocus` and `children`. It accepts only text the general JSON parser accepts
+/// It takes what ``SceneDecoding`` takes from the tree, no more: an object of exactly `scene`,
+/// whose members are `name`, `root`, `persist` and `sequentialWrap`, and nodes of every field of
+/// ``NodeField`` but those its switch leaves to `Codable` (`defaultFocus`, `bindings`,
+/// `accessibilityBindings`, `collection`): `frame` (exactly `x`, `y`, `width`, `height`,
+/// numbers), `scroll` (its fields, each once), the flags, the strings, `wrap`, `index` (an
+/// integer written without fraction or exponent), `interactions`, the string maps `values`,
+/// `sceneValues` and `next`, and `children`. It accepts only text the general JSON parser accepts
 /// and reads it to the same values: strings without escapes (valid UTF-8, no control
 /// characters), numbers by JSON's grammar (an integer that fits `Int64` converts to `Double`
 /// as `Decodable` converts it; others as `Double(text)`), no key twice, nesting no deeper than
@@ -41,7 +46,7 @@ public enum SceneBytes {
         return reader.index == bytes.count ? scene : nil
     }
 
-    private struct Reader {
+    struct Reader {
         let bytes: UnsafeRawBufferPointer
         let depthLimit: Int
         var index = 0
@@ -103,6 +108,12 @@ public enum SceneBytes {
         /// `String(validating:)`, whose generic path looked its metadata up for every string.
         mutating func string() -> String? {
             guard let raw = rawString() else { return nil }
+            return Self.text(raw)
+        }
+
+        /// The string of a string's bytes (``rawString()``): ASCII without validation, else
+        /// validated UTF-8, else nil.
+        static func text(_ raw: UnsafeRawBufferPointer) -> String? {
             var ascii = true
             for byte in raw where byte >= 0x80 {
                 ascii = false
@@ -139,17 +150,17 @@ public enum SceneBytes {
             return index - start
         }
 
-        /// A number by JSON's grammar, as the general parser and `Decodable` read it into a
-        /// `Double`; nil when it is not a number or not finite.
-        mutating func number() -> Double? {
-            let start = index
+        /// A number's sign and integer digits by JSON's grammar (`-`, then `0` or a digit 1-9 and
+        /// digits): whether it is negative and where its digits start, the reader after them.
+        @inline(__always)
+        private mutating func integerPart() -> (negative: Bool, digitsStart: Int)? {
             var negative = false
             if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
                 negative = true
                 index += 1
             }
             guard index < bytes.count else { return nil }
-            let integerStart = index
+            let start = index
             if bytes[index] == UInt8(ascii: "0") {
                 index += 1
             } else if bytes[index] &- UInt8(ascii: "1") < 9 {
@@ -157,6 +168,15 @@ public enum SceneBytes {
             } else {
                 return nil
             }
+            return (negative, start)
+        }
+
+        /// A number by JSON's grammar, as the general parser and `Decodable` read it into a
+        /// `Double`; nil when it is not a number or not finite.
+        @inline(__always)
+        mutating func number() -> Double? {
+            let start = index
+            guard let (negative, integerStart) = integerPart() else { return nil }
             let integerDigits = index - integerStart
             var fractionDigits = 0
             var isInteger = true
@@ -234,49 +254,7 @@ public enum SceneBytes {
             return scene
         }
 
-        /// The fields of a node this reader takes, one bit each (a key seen twice is refused).
-        private enum Field: UInt16 {
-            case id, frame, focusable, disabled, section, focusEffectDisabled, remembersLastFocus, modal
-            case role, scope, prefersDefaultFocus, children
-
-            var bit: UInt16 { 1 << rawValue }
-
-            /// The field a key names, by its length first (one comparison for most keys).
-            init?(_ key: UnsafeRawBufferPointer) {
-                let field: Field
-                switch key.count {
-                case 2: field = .id
-                case 4: field = .role
-                case 5: field = key[0] == UInt8(ascii: "s") ? .scope : key[0] == UInt8(ascii: "m") ? .modal : .frame
-                case 7: field = .section
-                case 8: field = key[0] == UInt8(ascii: "d") ? .disabled : .children
-                case 9: field = .focusable
-                case 18: field = .remembersLastFocus
-                case 19: field = key[0] == UInt8(ascii: "f") ? .focusEffectDisabled : .prefersDefaultFocus
-                default: return nil
-                }
-                guard Reader.equal(key, field.name) else { return nil }
-                self = field
-            }
-
-            var name: StaticString {
-                switch self {
-                case .id: "id"
-                case .frame: "frame"
-                case .focusable: "focusable"
-                case .disabled: "disabled"
-                case .section: "section"
-                case .focusEffectDisabled: "focusEffectDisabled"
-                case .remembersLastFocus: "remembersLastFocus"
-                case .modal: "modal"
-                case .role: "role"
-                case .scope: "scope"
-                case .prefersDefaultFocus: "prefersDefaultFocus"
-                case .children: "children"
-                }
-            }
-        }
-
+        @inline(__always)
         static func equal(_ key: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
             let count = name.utf8CodeUnitCount
             guard key.count == count else { return false }
@@ -284,45 +262,113 @@ public enum SceneBytes {
             return true
         }
 
-        /// One node and its subtree at `depth`.
+        /// One node and its subtree at `depth`: each field once, by ``NodeField``.
         mutating func node(depth: Int) -> Node? {
             var node = Node(id: "")
-            var seen: UInt16 = 0
+            var hasId = false
             let ok = object(depth: depth) { reader, key in
-                guard let field = Field(key), seen & field.bit == 0 else { return false }
-                seen |= field.bit
+                guard let field = NodeField(key: key) else { return false }
                 switch field {
                 case .id:
-                    guard let text = reader.string() else { return false }
+                    guard !hasId, let text = reader.string() else { return false }
                     node.id = text
+                    hasId = true
+                    return true
                 case .frame:
-                    guard let frame = reader.frame(depth: depth + 1) else { return false }
+                    guard node.frame == nil, let frame = reader.frame(depth: depth + 1) else { return false }
                     node.frame = frame
-                case .focusable, .disabled, .section, .focusEffectDisabled, .remembersLastFocus, .modal:
-                    guard let flag = reader.bool() else { return false }
-                    switch field {
-                    case .focusable: node.focusable = flag
-                    case .disabled: node.disabled = flag
-                    case .section: node.section = flag
-                    case .focusEffectDisabled: node.focusEffectDisabled = flag
-                    case .remembersLastFocus: node.remembersLastFocus = flag
-                    default: node.modal = flag
+                    return true
+                case .focusable: return reader.once(&node.focusable) { $0.bool() }
+                case .disabled: return reader.once(&node.disabled) { $0.bool() }
+                case .section: return reader.once(&node.section) { $0.bool() }
+                case .focusEffectDisabled: return reader.once(&node.focusEffectDisabled) { $0.bool() }
+                case .remembersLastFocus: return reader.once(&node.remembersLastFocus) { $0.bool() }
+                case .modal: return reader.once(&node.modal) { $0.bool() }
+                case .role: return reader.once(&node.role) { $0.string() }
+                case .scope: return reader.once(&node.scope) { $0.string() }
+                case .prefersDefaultFocus: return reader.once(&node.prefersDefaultFocus) { $0.string() }
+                case .wrap: return reader.once(&node.wrap) { $0.string().flatMap(WrapAxis.init(rawValue:)) }
+                case .index: return reader.once(&node.index) { $0.integer() }
+                case .interactions:
+                    return reader.once(&node.interactions) { reader in
+                        reader.array(depth: depth + 1) { $0.string().flatMap(Interaction.init(rawValue:)) }
                     }
-                case .role, .scope, .prefersDefaultFocus:
-                    guard let text = reader.string() else { return false }
-                    switch field {
-                    case .role: node.role = text
-                    case .scope: node.scope = text
-                    default: node.prefersDefaultFocus = text
-                    }
+                case .values: return reader.once(&node.values) { $0.stringMap(depth: depth + 1) }
+                case .sceneValues: return reader.once(&node.sceneValues) { $0.stringMap(depth: depth + 1) }
+                case .next: return reader.once(&node.next) { $0.stringMap(depth: depth + 1) }
+                case .scroll: return reader.once(&node.scroll) { $0.scroll(depth: depth + 1) }
                 case .children:
-                    guard let children = reader.children(depth: depth + 1) else { return false }
+                    guard node.children == nil, let children = reader.children(depth: depth + 1) else { return false }
                     node.children = children
+                    return true
+                case .defaultFocus, .bindings, .accessibilityBindings, .collection:
+                    return false  // left to `Codable`
                 }
-                return true
             }
-            guard ok, seen & Field.id.bit != 0 else { return nil }
+            guard ok, hasId else { return nil }
             return node
+        }
+
+        /// Reads a field's value into `slot` unless the field was already read (a key twice is
+        /// refused); false when it was, or when `read` finds no value.
+        mutating func once<T>(_ slot: inout T?, _ read: (inout Reader) -> T?) -> Bool {
+            guard slot == nil, let value = read(&self) else { return false }
+            slot = value
+            return true
+        }
+
+        /// An integer written as one (no fraction, no exponent) of up to 18 digits, which every
+        /// reader converts exactly; anything else is nil (the general way decides).
+        mutating func integer() -> Int? {
+            guard let (negative, start) = integerPart(), index - start <= 18 else { return nil }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+            var value = 0
+            for position in start..<index { value = value * 10 + Int(bytes[position] &- UInt8(ascii: "0")) }
+            return negative ? -value : value
+        }
+
+        /// An array at `depth` of what `element` reads.
+        mutating func array<T>(depth: Int, _ element: (inout Reader) -> T?) -> [T]? {
+            guard depth <= depthLimit, take(UInt8(ascii: "[")) else { return nil }
+            var items: [T] = []
+            if take(UInt8(ascii: "]")) { return items }
+            repeat {
+                skipSpace()
+                guard let item = element(&self) else { return nil }
+                items.append(item)
+            } while take(UInt8(ascii: ","))
+            return take(UInt8(ascii: "]")) ? items : nil
+        }
+
+        /// An object at `depth` of string values (`values`, `sceneValues`, `next`); a key twice
+        /// (as strings compare) is refused, as the general parser refuses it.
+        mutating func stringMap(depth: Int) -> [String: String]? {
+            var map: [String: String] = [:]
+            let ok = object(depth: depth) { reader, key in
+                guard let name = Self.text(key), let value = reader.string() else { return false }
+                return map.updateValue(value, forKey: name) == nil
+            }
+            return ok ? map : nil
+        }
+
+        /// A scroll container's object at `depth`: each field once, the three required ones present.
+        mutating func scroll(depth: Int) -> Scroll? {
+            var axis: ScrollAxis?, policy: ScrollPolicy?
+            var contentWidth: Double?, contentHeight: Double?, offsetX: Double?, offsetY: Double?, margin: Double?
+            let ok = object(depth: depth) { reader, key in
+                if Self.equal(key, "axis") { return reader.once(&axis) { $0.string().flatMap(ScrollAxis.init(rawValue:)) } }
+                if Self.equal(key, "contentWidth") { return reader.once(&contentWidth) { $0.number() } }
+                if Self.equal(key, "contentHeight") { return reader.once(&contentHeight) { $0.number() } }
+                if Self.equal(key, "offsetX") { return reader.once(&offsetX) { $0.number() } }
+                if Self.equal(key, "offsetY") { return reader.once(&offsetY) { $0.number() } }
+                if Self.equal(key, "policy") { return reader.once(&policy) { $0.string().flatMap(ScrollPolicy.init(rawValue:)) } }
+                if Self.equal(key, "margin") { return reader.once(&margin) { $0.number() } }
+                return false
+            }
+            guard ok, let axis, let contentWidth, let contentHeight else { return nil }
+            return Scroll(
+                axis: axis, contentWidth: contentWidth, contentHeight: contentHeight, offsetX: offsetX, offsetY: offsetY,
+                policy: policy, margin: margin)
         }
 
         /// An array of nodes at `depth` (the nodes one deeper).
@@ -354,6 +400,70 @@ public enum SceneBytes {
             }
             guard ok, let x = values.x, let y = values.y, let width = values.width, let height = values.height else { return nil }
             return Rect(x: x, y: y, width: width, height: height)
+        }
+    }
+}
+
+extension NodeField {
+    /// The field a key's bytes name, by its length and first byte (one comparison for most keys);
+    /// `WireFieldTableTests` checks that every field is found by its name.
+    @inline(__always)
+    init?(key: UnsafeRawBufferPointer) {
+        let first = key.first ?? 0
+        let field: NodeField
+        switch key.count {
+        case 2: field = .id
+        case 4: field = first == UInt8(ascii: "r") ? .role : first == UInt8(ascii: "w") ? .wrap : .next
+        case 5:
+            switch first {
+            case UInt8(ascii: "f"): field = .frame
+            case UInt8(ascii: "s"): field = .scope
+            case UInt8(ascii: "m"): field = .modal
+            default: field = .index
+            }
+        case 6: field = first == UInt8(ascii: "v") ? .values : .scroll
+        case 7: field = .section
+        case 8: field = first == UInt8(ascii: "d") ? .disabled : first == UInt8(ascii: "b") ? .bindings : .children
+        case 9: field = .focusable
+        case 10: field = .collection
+        case 11: field = .sceneValues
+        case 12: field = first == UInt8(ascii: "i") ? .interactions : .defaultFocus
+        case 18: field = .remembersLastFocus
+        case 19: field = first == UInt8(ascii: "f") ? .focusEffectDisabled : .prefersDefaultFocus
+        case 21: field = .accessibilityBindings
+        default: return nil
+        }
+        guard SceneBytes.Reader.equal(key, field.name) else { return nil }
+        self = field
+    }
+
+    /// The field's name as a static string, compared byte for byte with a key without building a
+    /// `String` (`WireFieldTableTests` checks each against `rawValue` through ``init(key:)``).
+    var name: StaticString {
+        switch self {
+        case .id: "id"
+        case .frame: "frame"
+        case .focusable: "focusable"
+        case .disabled: "disabled"
+        case .interactions: "interactions"
+        case .section: "section"
+        case .scope: "scope"
+        case .prefersDefaultFocus: "prefersDefaultFocus"
+        case .defaultFocus: "defaultFocus"
+        case .bindings: "bindings"
+        case .accessibilityBindings: "accessibilityBindings"
+        case .values: "values"
+        case .sceneValues: "sceneValues"
+        case .focusEffectDisabled: "focusEffectDisabled"
+        case .role: "role"
+        case .remembersLastFocus: "remembersLastFocus"
+        case .wrap: "wrap"
+        case .next: "next"
+        case .modal: "modal"
+        case .scroll: "scroll"
+        case .collection: "collection"
+        case .index: "index"
+        case .children: "children"
         }
     }
 }

@@ -1,25 +1,25 @@
 import FocusEngine
 import Varlink
 
-/// `SetScene` and `UpdateScene` parameters read straight from the JSON tree for the fields
-/// plain nodes use (id, frame, the flags, role, scope, children), in one pass over each object.
+/// `SetScene` and `UpdateScene` parameters read straight from the JSON tree, every ``NodeField``
+/// but the four its switch leaves to `Codable`, in one pass over each object.
 ///
 /// Decoding through `Decodable` looked every one of a node's 23 optional fields up by name,
 /// hashing it twice, and built a coding path for each value: half of a 100,000-node
 /// `SetScene`'s time (perf). Anything this reader does not take as it is (another field, a
 /// null, a wrong type, a missing id) makes it give up, and the caller decodes with `Decodable`,
 /// whose result and errors are the contract's; so both ways always agree.
-enum SceneDecoding {
+package enum SceneDecoding {
     /// A `SetScene`'s scene read from the message's bytes by ``largeCalls``.
-    struct DecodedScene: Sendable {
-        var scene: Scene
+    package struct DecodedScene: Sendable {
+        package var scene: Scene
     }
 
     /// The server's ``LargeCallDecoder``: a large `SetScene` read straight from its bytes into a
     /// ``Scene`` (``SceneBytes``, which takes what ``scene(parameters:)`` takes, no more) on
     /// the parser thread, without the JSON tree; its parameters show only the scene's name
     /// (what dispatch and the wait queues read). Anything else is parsed the general way.
-    static let largeCalls: LargeCallDecoder = { method, bytes, depthLimit in
+    package static let largeCalls: LargeCallDecoder = { method, bytes, depthLimit in
         guard method == "io.focusd.Focus.SetScene",
             let (scene, length) = SceneBytes.setScene(bytes, depth: 2, depthLimit: depthLimit)
         else { return nil }
@@ -27,7 +27,7 @@ enum SceneDecoding {
     }
 
     /// The scene of `SetScene` parameters, or nil: decode them with `Decodable`.
-    static func scene(parameters: JSONValue) -> Scene? {
+    package static func scene(parameters: JSONValue) -> Scene? {
         guard case .object(let top) = parameters, top.count == 1, case .object(let members)? = top["scene"] else { return nil }
         var name: String?
         var root: Node?
@@ -57,7 +57,7 @@ enum SceneDecoding {
     }
 
     /// The patches of `UpdateScene` parameters, or nil: decode them with `Decodable`.
-    static func patches(parameters: JSONValue) -> (scene: String, upsert: [NodePatch]?, remove: [String]?)? {
+    package static func patches(parameters: JSONValue) -> (scene: String, upsert: [NodePatch]?, remove: [String]?)? {
         guard case .object(let members) = parameters, case .string(let scene)? = members["scene"] else { return nil }
         var upsert: [NodePatch]?
         var remove: [String]?
@@ -102,41 +102,53 @@ enum SceneDecoding {
         return (scene, upsert, remove)
     }
 
-    /// One node and its subtree, or nil when any of it is not a plain node as this reader takes it.
-    static func node(_ value: JSONValue) -> Node? {
+    /// One node and its subtree, or nil when any of it is not a node as this reader takes it:
+    /// every ``NodeField`` but those its switch leaves to `Codable`, as ``SceneBytes`` takes them.
+    package static func node(_ value: JSONValue) -> Node? {
         guard case .object(let members) = value else { return nil }
         var node = Node(id: "")
         var hasId = false
         for (key, value) in members {
-            switch key {
-            case "id":
+            guard let field = NodeField(rawValue: key) else { return nil }
+            switch field {
+            case .id:
                 guard case .string(let text) = value else { return nil }
                 node.id = text
                 hasId = true
-            case "frame":
+            case .frame:
                 guard case .object(let fields) = value, fields.count == 4, let x = fields["x"]?.finiteOrAnyDouble,
                     let y = fields["y"]?.finiteOrAnyDouble, let width = fields["width"]?.finiteOrAnyDouble,
                     let height = fields["height"]?.finiteOrAnyDouble
                 else { return nil }
                 node.frame = Rect(x: x, y: y, width: width, height: height)
-            case "focusable", "disabled", "section", "focusEffectDisabled", "remembersLastFocus", "modal":
-                guard case .bool(let flag) = value else { return nil }
-                switch key {
-                case "focusable": node.focusable = flag
-                case "disabled": node.disabled = flag
-                case "section": node.section = flag
-                case "focusEffectDisabled": node.focusEffectDisabled = flag
-                case "remembersLastFocus": node.remembersLastFocus = flag
-                default: node.modal = flag
+            case .focusable: guard let flag = value.flag else { return nil }; node.focusable = flag
+            case .disabled: guard let flag = value.flag else { return nil }; node.disabled = flag
+            case .section: guard let flag = value.flag else { return nil }; node.section = flag
+            case .focusEffectDisabled: guard let flag = value.flag else { return nil }; node.focusEffectDisabled = flag
+            case .remembersLastFocus: guard let flag = value.flag else { return nil }; node.remembersLastFocus = flag
+            case .modal: guard let flag = value.flag else { return nil }; node.modal = flag
+            case .role: guard let text = value.text else { return nil }; node.role = text
+            case .scope: guard let text = value.text else { return nil }; node.scope = text
+            case .prefersDefaultFocus: guard let text = value.text else { return nil }; node.prefersDefaultFocus = text
+            case .wrap: guard let axis = value.text.flatMap(WrapAxis.init(rawValue:)) else { return nil }; node.wrap = axis
+            case .index:
+                guard case .integer(let number) = value, let exact = Int(exactly: number) else { return nil }
+                node.index = exact
+            case .interactions:
+                guard case .array(let elements) = value else { return nil }
+                var interactions: [Interaction] = []
+                for element in elements {
+                    guard let interaction = element.text.flatMap(Interaction.init(rawValue:)) else { return nil }
+                    interactions.append(interaction)
                 }
-            case "role", "scope", "prefersDefaultFocus":
-                guard case .string(let text) = value else { return nil }
-                switch key {
-                case "role": node.role = text
-                case "scope": node.scope = text
-                default: node.prefersDefaultFocus = text
-                }
-            case "children":
+                node.interactions = interactions
+            case .values: guard let map = value.stringMap else { return nil }; node.values = map
+            case .sceneValues: guard let map = value.stringMap else { return nil }; node.sceneValues = map
+            case .next: guard let map = value.stringMap else { return nil }; node.next = map
+            case .scroll:
+                guard let scroll = self.scroll(value) else { return nil }
+                node.scroll = scroll
+            case .children:
                 guard case .array(let elements) = value else { return nil }
                 var children: [Node] = []
                 children.reserveCapacity(elements.count)
@@ -145,15 +157,61 @@ enum SceneDecoding {
                     children.append(child)
                 }
                 node.children = children
-            default:
-                return nil
+            case .defaultFocus, .bindings, .accessibilityBindings, .collection:
+                return nil  // left to `Codable`
             }
         }
         return hasId ? node : nil
     }
+
+    /// A scroll container's object: its known fields, the three required ones present.
+    static func scroll(_ value: JSONValue) -> Scroll? {
+        guard case .object(let fields) = value, case .string(let axisName)? = fields["axis"],
+            let axis = ScrollAxis(rawValue: axisName), let contentWidth = fields["contentWidth"]?.finiteOrAnyDouble,
+            let contentHeight = fields["contentHeight"]?.finiteOrAnyDouble
+        else { return nil }
+        var scroll = Scroll(axis: axis, contentWidth: contentWidth, contentHeight: contentHeight)
+        for (key, value) in fields {
+            switch key {
+            case "axis", "contentWidth", "contentHeight": continue
+            case "offsetX": guard let number = value.finiteOrAnyDouble else { return nil }; scroll.offsetX = number
+            case "offsetY": guard let number = value.finiteOrAnyDouble else { return nil }; scroll.offsetY = number
+            case "margin": guard let number = value.finiteOrAnyDouble else { return nil }; scroll.margin = number
+            case "policy":
+                guard let policy = value.text.flatMap(ScrollPolicy.init(rawValue:)) else { return nil }
+                scroll.policy = policy
+            default: return nil
+            }
+        }
+        return scroll
+    }
 }
 
 extension JSONValue {
+    /// A Bool, else nil (a null is left to `Codable`).
+    fileprivate var flag: Bool? {
+        guard case .bool(let flag) = self else { return nil }
+        return flag
+    }
+
+    /// A string, else nil.
+    fileprivate var text: String? {
+        guard case .string(let text) = self else { return nil }
+        return text
+    }
+
+    /// An object of strings, else nil.
+    fileprivate var stringMap: [String: String]? {
+        guard case .object(let members) = self else { return nil }
+        var map: [String: String] = [:]
+        map.reserveCapacity(members.count)
+        for (key, value) in members {
+            guard case .string(let text) = value else { return nil }
+            map[key] = text
+        }
+        return map
+    }
+
     /// The number as `Decodable` reads a `Double` from it (an integer converts), else nil.
     fileprivate var finiteOrAnyDouble: Double? {
         switch self {

@@ -42,13 +42,13 @@ private func optionalEnum<T: RawRepresentable>(_ members: [String: JSONValue], _
     try optionalEnum(members[key], key)
 }
 
-struct MoveCall: Decodable, Equatable {
-    var direction: Direction
-    var scene: String?
-    var wrap: Bool?
-    var track: Track?
+package struct MoveCall: Decodable, Equatable {
+    package var direction: Direction
+    package var scene: String?
+    package var wrap: Bool?
+    package var track: Track?
 
-    init(direction: Direction, scene: String? = nil, wrap: Bool? = nil, track: Track? = nil) {
+    package init(direction: Direction, scene: String? = nil, wrap: Bool? = nil, track: Track? = nil) {
         self.direction = direction
         self.scene = scene
         self.wrap = wrap
@@ -56,7 +56,7 @@ struct MoveCall: Decodable, Equatable {
     }
 
     /// What `parameters.decodeParameters(MoveCall.self)` gives, without `Decodable`.
-    init(parameters: JSONValue) throws(VarlinkError) {
+    package init(parameters: JSONValue) throws(VarlinkError) {
         guard case .object(let members) = parameters else { throw .invalidParameter("parameters") }
         // One pass over the members (a `Move` has two or three), each named by comparing
         // strings: a lookup per field and a set lookup per member hashed six strings a call.
@@ -90,21 +90,21 @@ struct MoveCall: Decodable, Equatable {
     }
 }
 
-struct FocusCall: Decodable, Equatable {
-    var id: String?
-    var scene: String?
-    var track: Track?
+package struct FocusCall: Decodable, Equatable {
+    package var id: String?
+    package var scene: String?
+    package var track: Track?
 
     private static let known: Set<String> = ["id", "scene", "track"]
 
-    init(id: String? = nil, scene: String? = nil, track: Track? = nil) {
+    package init(id: String? = nil, scene: String? = nil, track: Track? = nil) {
         self.id = id
         self.scene = scene
         self.track = track
     }
 
     /// What `parameters.decodeParameters(FocusCall.self)` gives, without `Decodable`.
-    init(parameters: JSONValue) throws(VarlinkError) {
+    package init(parameters: JSONValue) throws(VarlinkError) {
         guard case .object(let members) = parameters else { throw .invalidParameter("parameters") }
         try rejectUnknown(members, known: Self.known)
         id = try optionalString(members, "id")

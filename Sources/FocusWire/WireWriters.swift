@@ -9,7 +9,7 @@ import Varlink
 // `Codable` stays the reference: change a type, and its writer here with it.
 
 extension BindingState {
-    func write(into json: inout JSONBytes) {
+    package func write(into json: inout JSONBytes) {
         json.raw(#"{"name":"#)
         json.string(name)
         if let isTrue {
@@ -22,7 +22,7 @@ extension BindingState {
 }
 
 extension ScrollOffset {
-    func write(into json: inout JSONBytes) throws {
+    package func write(into json: inout JSONBytes) throws {
         json.raw(#"{"node":"#)
         json.string(node)
         json.raw(#","offsetX":"#)
@@ -34,7 +34,7 @@ extension ScrollOffset {
 }
 
 extension Cause {
-    func write(into json: inout JSONBytes) {
+    package func write(into json: inout JSONBytes) {
         json.raw(#"{"kind":"#)
         json.string(kind.rawValue)
         if let direction {
@@ -47,7 +47,7 @@ extension Cause {
 }
 
 extension JSONBytes {
-    mutating func write(_ strings: [String]) {
+    package mutating func write(_ strings: [String]) {
         byte(UInt8(ascii: "["))
         for (position, text) in strings.enumerated() {
             if position > 0 { byte(UInt8(ascii: ",")) }
@@ -56,7 +56,7 @@ extension JSONBytes {
         byte(UInt8(ascii: "]"))
     }
 
-    mutating func write(_ bindings: [BindingState]) {
+    package mutating func write(_ bindings: [BindingState]) {
         byte(UInt8(ascii: "["))
         for (position, binding) in bindings.enumerated() {
             if position > 0 { byte(UInt8(ascii: ",")) }
@@ -66,7 +66,7 @@ extension JSONBytes {
     }
 
     /// In the dictionary's own order, as its `Encodable` conformance iterates it.
-    mutating func write(_ values: [String: String]) {
+    package mutating func write(_ values: [String: String]) {
         byte(UInt8(ascii: "{"))
         var first = true
         for (key, value) in values {
@@ -81,7 +81,7 @@ extension JSONBytes {
 }
 
 extension FocusState {
-    func write(into json: inout JSONBytes) throws {
+    package func write(into json: inout JSONBytes) throws {
         json.raw(#"{"scene":"#)
         json.string(scene)
         json.raw(#","active":"#)
@@ -112,7 +112,7 @@ extension FocusState {
 }
 
 extension Event {
-    func write(into json: inout JSONBytes) throws {
+    package func write(into json: inout JSONBytes) throws {
         json.raw(#"{"kind":"#)
         json.string(kind.rawValue)
         json.raw(#","scene":"#)
@@ -152,23 +152,23 @@ extension Event {
 
 /// The parameters of the replies of a focus change, written by hand (the `Encodable` reply
 /// structs of `FocusInterface` are the reference).
-enum ReplyWriter {
+package enum ReplyWriter {
     /// `{"event":EVENT}`
-    static func event(_ event: Event, into json: inout JSONBytes) throws {
+    package static func event(_ event: Event, into json: inout JSONBytes) throws {
         json.raw(#"{"event":"#)
         try event.write(into: &json)
         json.byte(UInt8(ascii: "}"))
     }
 
     /// `{"state":STATE}`
-    static func state(_ state: FocusState, into json: inout JSONBytes) throws {
+    package static func state(_ state: FocusState, into json: inout JSONBytes) throws {
         json.raw(#"{"state":"#)
         try state.write(into: &json)
         json.byte(UInt8(ascii: "}"))
     }
 
     /// `{"moved":BOOL,"state":STATE}`
-    static func moved(_ moved: Bool, _ state: FocusState, into json: inout JSONBytes) throws {
+    package static func moved(_ moved: Bool, _ state: FocusState, into json: inout JSONBytes) throws {
         json.raw(#"{"moved":"#)
         json.bool(moved)
         json.raw(#","state":"#)
