@@ -1,4 +1,4 @@
-// The descriptor under a NIO socket channel, for writes straight to the socket (issue 25).
+// The descriptor under a NIO socket channel, for writes straight to the socket.
 //
 // NIO's write path costs about 4.4k instructions per write (the pipeline walk, its pending-writes
 // manager, the watermark's writability events, its exclusivity-checked lifecycle state): 40% of a

@@ -546,7 +546,7 @@ public final class VarlinkConnection {
     ///
     /// On a Unix socket whose descriptor is known the bytes go straight to it first (NIO holds
     /// none of the channel's bytes here, so the order holds): a socket with room takes them all
-    /// in one `send` and NIO is not involved (4.4k instructions a write, issue 25). What the
+    /// in one `send` and NIO is not involved (4.4k instructions a write). What the
     /// socket does not take (full, or an error such as a peer gone) is written through NIO as
     /// before, which waits for room, or fails and closes the channel.
     private func writeUntracked(_ write: OutgoingQueue.Write, context: ChannelHandlerContext) {
