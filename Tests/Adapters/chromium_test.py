@@ -295,8 +295,14 @@ def main(session):
         browser.wait(15)
         gone = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes")["scenes"] == [], 5)
         check("the browser closing: its scenes go, the adapter stays to reconnect", gone and connected.poll() is None)
-        # (Reconnecting to a browser back on the same port is not checked here: a restarted
-        # chromium cannot bind the port while the closed connection's TIME_WAIT holds it.)
+        # The browser started again on the same port: the adapter finds it (its backoff, 250 ms
+        # doubling to 5 s, runs only while there is no browser) and adapts its page again.
+        os.remove(os.path.join(profile, "DevToolsActivePort"))  # the new browser writes its own
+        browser, again = start_browser(port, profile)
+        back = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active", "") or "", 20)
+        root = focusd.call("io.focusd.Inspect.GetScene", {"scene": back})["scene"]["root"] if back else {"id": ""}
+        check("the browser restarted on the same port: the adapter reconnects and its page is a scene again",
+              again == port and back.startswith("chromium:") and "r1-0" in node_ids(root), f"port {again} (was {port}), scene {back!r}")
     finally:
         connected.send_signal(signal.SIGTERM)
         connected.wait(10)
