@@ -297,7 +297,8 @@ def main(session):
         check("the browser closing: its scenes go, the adapter stays to reconnect", gone and connected.poll() is None)
         # The browser started again on the same port: the adapter finds it (its backoff, 250 ms
         # doubling to 5 s, runs only while there is no browser) and adapts its page again.
-        os.remove(os.path.join(profile, "DevToolsActivePort"))  # the new browser writes its own
+        if os.path.exists(os.path.join(profile, "DevToolsActivePort")):  # the new browser writes its own
+            os.remove(os.path.join(profile, "DevToolsActivePort"))
         browser, again = start_browser(port, profile)
         back = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active", "") or "", 20)
         root = focusd.call("io.focusd.Inspect.GetScene", {"scene": back})["scene"]["root"] if back else {"id": ""}
