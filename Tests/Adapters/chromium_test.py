@@ -221,6 +221,44 @@ def main(session):
         lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "open", 5),
           f"DOM {page.active()}, focusd {focusd.call('io.focusd.Focus.GetState', {'scene': scene})['state']['focused']}")
 
+    # A web component's open shadow root and a same-origin frame (DOM focus read through both).
+    page.send("Page.navigate", url=page_url("embed.html"))
+    wait_for(lambda: {"s1", "f1"} <= set(node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"])), 10)
+    root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+    check("candidates inside an open shadow root and a same-origin frame", {"top", "s0", "s1", "f0", "f1"} <= set(node_ids(root)),
+          json.dumps(node_ids(root)))
+    # The frame's button in the top document's coordinates: the iframe's box, border and padding
+    # plus the button's box in the frame's own viewport.
+    expected = page.eval("(() => { const f = document.getElementById('frame'), r = f.getBoundingClientRect(),"
+                         " s = getComputedStyle(f), b = f.contentDocument.getElementById('f1').getBoundingClientRect();"
+                         " return [r.left + f.clientLeft + parseFloat(s.paddingLeft) + b.left + scrollX,"
+                         " r.top + f.clientTop + parseFloat(s.paddingTop) + b.top + scrollY, b.width, b.height]; })()")
+    f1 = find(root, "f1")
+    check("a frame's candidate is offset by the iframe's content box", f1 and all(
+        abs(f1["frame"][k] - v) < 0.02 for k, v in zip(("x", "y", "width", "height"), expected)), f"{json.dumps(f1)} vs {expected}")
+
+    def deep_active():
+        return page.eval("deepActive()")
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "top"})
+    wait_for(lambda: deep_active() == "top", 5)
+    command("down", None)
+    check("down: DOM focus moves into the web component's shadow root", wait_for(lambda: deep_active() == "s0", 5), deep_active())
+    command("right", None)
+    check("right: along the shadow root's buttons", wait_for(lambda: deep_active() == "s1", 5), deep_active())
+    command("down", None)
+    check("down: into the same-origin frame (its document holds focus)", wait_for(lambda: deep_active() in ("f0", "f1"), 5)
+          and page.eval("document.getElementById('frame').contentDocument.hasFocus()"), deep_active())
+    page.eval("document.getElementById('frame').contentDocument.getElementById('f0').focus(), true")
+    told = wait_for(lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "f0", 5)
+    check("focus the frame's page moves itself is reported to focusd", told)
+    page.eval("document.getElementById('row').grow(), true")
+    grown = wait_for(lambda: "s2" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 5)
+    check("a button added inside the shadow root becomes a candidate (the root's own mutations are observed)", grown)
+    page.eval("(d => { const b = d.createElement('button'); b.id = 'f2'; b.textContent = 'f2'; d.body.append(b); })"
+              "(document.getElementById('frame').contentDocument), true")
+    grown = wait_for(lambda: "f2" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 5)
+    check("a button added inside the frame becomes a candidate", grown)
+
     # Range and text inputs, a visually hidden checkbox, a roving tablist, data-focus attributes.
     page.send("Page.navigate", url=page_url("form.html"))
     wait_for(lambda: "volume" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
