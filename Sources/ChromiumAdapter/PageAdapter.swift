@@ -34,11 +34,11 @@ final class PageAdapter {
         let cdp: DevToolsConnection = browser.connection
         cdp.send("Page.enable", [:], session: session)
         cdp.send("Runtime.addBinding", ["name": "__focusdNotify"], session: session)
-        cdp.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)], session: session)
+        cdp.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(browser.pageScript)], session: session)
         cdp.send("Runtime.enable", [:], session: session)
         // A kiosk's window has focus; a headless or unfocused one fires no focus events without this.
         cdp.send("Emulation.setFocusEmulationEnabled", ["enabled": true], session: session)
-        evaluate(PageScript.source) { _ in }
+        evaluate(browser.pageScript) { _ in }
         // A page attached after its document loaded: the agent just installed sends its scene;
         // one attached before sends it at DOMContentLoaded.
         cdp.send("Runtime.runIfWaitingForDebugger", [:], session: session)
@@ -52,7 +52,7 @@ final class PageAdapter {
             context["auxData"]?["frameId"]?.stringValue == targetId
         else { return }
         (browser.connection as DevToolsConnection).send(
-            "Runtime.evaluate", ["expression": .string(PageScript.source), "contextId": .integer(id)], session: session
+            "Runtime.evaluate", ["expression": .string(browser.pageScript), "contextId": .integer(id)], session: session
         ) { _ in }
     }
 

@@ -10,6 +10,30 @@ enum PageScript {
 (() => {
   "use strict";
   if (window.__focusd) return;
+  // --keyboards (adapters.md §2): "focusd" when a keyboard the browser receives natively is
+  // focusd's; the adapter rewrites this line.
+  const KEYBOARDS = "browser";
+  if (KEYBOARDS === "focusd" && !window.__focusdKeys) {
+    // A real keyboard's navigation keys never reach the page: this capturing listener on the
+    // window is the first of all (the agent runs before any script of the document, in every
+    // frame), and it stops the event and its default action (scrolling, Tab's focus move,
+    // Enter's click). focusd's commands reach the page as the agent's own untrusted events,
+    // which pass. In a text field, arrows, Enter and Backspace stay the field's.
+    window.__focusdKeys = true;
+    const NAVIGATION = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Tab", "Enter", "Escape", "Backspace"]);
+    const EDITING = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", "Backspace"]);
+    const BUTTON_TYPES = new Set(["button", "checkbox", "radio", "range", "submit", "reset", "color", "file", "image"]);
+    const swallow = (event) => {
+      if (!event.isTrusted || !NAVIGATION.has(event.key)) return;
+      let el = document.activeElement;
+      while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+      const editing = el && (el.isContentEditable || el.localName === "textarea" || (el.localName === "input" && !BUTTON_TYPES.has(el.type)));
+      if (editing && EDITING.has(event.key)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    };
+    for (const type of ["keydown", "keypress", "keyup"]) addEventListener(type, swallow, true);
+  }
   // A frame's document is read by its top document's agent when it is same-origin (and is not
   // reached at all when it is not): an agent of its own would send its own scene as the page's.
   if (window.top !== window) return;
@@ -575,4 +599,9 @@ enum PageScript {
 })();
 
 """#####
+
+    /// The agent with its keyboard setting (the `KEYBOARDS` constant of page.js).
+    static func source(keyboards: BrowserSession.Keyboards) -> String {
+        keyboards == .browser ? source : source.replacing(#"const KEYBOARDS = "browser";"#, with: #"const KEYBOARDS = "focusd";"#)
+    }
 }

@@ -52,6 +52,17 @@ def find(node, ident):
     return None
 
 
+def keyboard_reaches(page, key):
+    """Whether a native key press (Input.dispatchKeyEvent: trusted, as a real keyboard's) reaches
+    a keydown listener the page added on its window."""
+    page.eval("window.seen = []; if (!window.listening) { addEventListener('keydown', (e) => seen.push(e.key), true); window.listening = true; } true")
+    codes = {"ArrowDown": 40, "ArrowLeft": 37, "Tab": 9, "Enter": 13, "a": 65}
+    down = {"type": "keyDown", "text": key} if len(key) == 1 else {"type": "rawKeyDown"}
+    page.send("Input.dispatchKeyEvent", key=key, code=key if len(key) > 1 else "Key" + key.upper(), windowsVirtualKeyCode=codes[key], **down)
+    page.send("Input.dispatchKeyEvent", type="keyUp", key=key, code=key if len(key) > 1 else "Key" + key.upper(), windowsVirtualKeyCode=codes[key])
+    return key in page.eval("seen")
+
+
 def main(session):
     adapter = os.path.join(args.build_dir, "focusd-adapter")
 
@@ -287,6 +298,10 @@ def main(session):
     value = wait_for(lambda: page.eval("document.getElementById('volume').value") == "55", 5)
     check("crown backwards: stepDown", value, page.eval("document.getElementById('volume').value"))
 
+    # A real keyboard's keys (trusted, from the browser's input pipeline) reach the page by default.
+    check("by default a keyboard the browser receives natively still reaches the page",
+          keyboard_reaches(page, "ArrowDown") and keyboard_reaches(page, "Tab"))
+
     # focusd restarts: the adapter re-sends the scene.
     session.stop_focusd()
     session.start_focusd()
@@ -342,6 +357,23 @@ def main(session):
         root = focusd.call("io.focusd.Inspect.GetScene", {"scene": back})["scene"]["root"] if back else {"id": ""}
         check("the browser restarted on the same port: the adapter reconnects and its page is a scene again",
               browser.poll() is None and back.startswith("chromium:") and "r1-0" in node_ids(root), f"port {port}, scene {back!r}")
+        # keyboards = "focusd": a native keyboard's navigation keys are focusd's, not the page's.
+        session.start_adapter(page_url("form.html"), options=("--keyboards", "focusd"))
+        page = session.page()
+        scene = page.scene_name()
+        wait_for(lambda: scene in focusd.call("io.focusd.Focus.ListScenes")["scenes"], 15)
+        wait_for(lambda: "volume" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
+        focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "tab-a"})
+        wait_for(lambda: page.active() == "tab-a", 5)
+        check("--keyboards focusd: a native keyboard's arrows, Tab and Enter never reach the page",
+              not keyboard_reaches(page, "ArrowDown") and not keyboard_reaches(page, "Tab") and not keyboard_reaches(page, "Enter")
+              and page.active() == "tab-a", f"DOM focus {page.active()}")
+        check("and its other keys still do", keyboard_reaches(page, "a"))
+        focusd.call("io.focusd.Focus.Send", {"command": "right", "scene": scene})
+        check("focusd's own moves still reach the page", wait_for(lambda: page.active() == "tab-b", 5), page.active())
+        focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "name"})
+        wait_for(lambda: page.active() == "name", 5)
+        check("in a text field the arrows stay the field's", keyboard_reaches(page, "ArrowLeft") and not keyboard_reaches(page, "Tab"))
     finally:
         connected.send_signal(signal.SIGTERM)
         connected.wait(10)
