@@ -108,10 +108,6 @@ public enum SceneDiff {
                 if next < current.count, current[next] == child.id, let kept = oldById[child.id] {
                     if SceneDiff.sameOwnFields(kept, child) {
                         compare(kept, child)
-                    } else if kept.children == nil && child.children == nil && kept.scroll == nil && child.scroll == nil {
-                        // A leaf changed where it stands (a reflow moved it): focusd gives the
-                        // node its new fields in place, so it does not count toward the limit.
-                        upsert.append(NodePatch(parent: new.id, node: child))
                     } else {
                         // Changed in place: replaced where it stands (no index, no reordering).
                         patch(NodePatch(parent: new.id, node: child))

@@ -373,7 +373,7 @@ struct DifferentialTests {
 
     @Test("every leaf's frame and flags patched in place (a reflow): the index agrees with a scene built whole")
     func reflowedLeaves() async {
-        await propertyCheck(count: 300, input: LayoutGen.nested, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
+        await propertyCheck(count: 150, input: LayoutGen.nested, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
             // Sections that remember would hold whatever the first layout's default focus was,
             // which a scene built whole never had: memory is not what this compares.
             let before = placed(forgetful(layout), origin)
