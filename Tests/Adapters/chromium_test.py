@@ -353,16 +353,25 @@ def main(session):
         # The browser started again on the same port: the adapter finds it (its backoff, 250 ms
         # doubling to 5 s, runs only while there is no browser) and adapts its page again.
         browser, _ = start_browser(port, profile)
-        back = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active", "") or "", 20)
+        back = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active", "") or "", 30)
         root = focusd.call("io.focusd.Inspect.GetScene", {"scene": back})["scene"]["root"] if back else {"id": ""}
-        check("the browser restarted on the same port: the adapter reconnects and its page is a scene again",
-              browser.poll() is None and back.startswith("chromium:") and "r1-0" in node_ids(root), f"port {port}, scene {back!r}")
+        if not check("the browser restarted on the same port: the adapter reconnects and its page is a scene again",
+                     browser.poll() is None and back.startswith("chromium:") and "r1-0" in node_ids(root), f"port {port}, scene {back!r}"):
+            for name in ("chrome-connect.log", "adapter-connect.log"):
+                print("\n".join(line for line in open(os.path.join(session.work, name), errors="replace").read().split("\n")
+                                if "dbus" not in line)[-2500:])
         # keyboards = "focusd": a native keyboard's navigation keys are focusd's, not the page's.
         session.start_adapter(page_url("form.html"), options=("--keyboards", "focusd"))
         page = session.page()
         scene = page.scene_name()
-        wait_for(lambda: scene in focusd.call("io.focusd.Focus.ListScenes")["scenes"], 15)
-        wait_for(lambda: "volume" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
+
+        def has_volume():
+            try:
+                return "volume" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"])
+            except RuntimeError:  # NoSuchScene: not sent yet
+                return False
+        if not check("--keyboards focusd: the page is adapted as without it", wait_for(has_volume, 30), session.adapter_log()[-1500:]):
+            return
         focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "tab-a"})
         wait_for(lambda: page.active() == "tab-a", 5)
         check("--keyboards focusd: a native keyboard's arrows, Tab and Enter never reach the page",
