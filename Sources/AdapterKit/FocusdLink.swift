@@ -136,12 +136,19 @@ public final class FocusdLink {
         case .update(let upsert, let remove, let scroll):
             entries[scene.name]?.sent = scene
             if !upsert.isEmpty || !remove.isEmpty {
-                let parameters = JSONValue.object([
-                    "scene": .string(scene.name),
-                    "upsert": (try? JSONValue(encoding: upsert)) ?? [],
-                    "remove": .array(remove.map { .string($0) }),
-                ])
-                control.call(FocusMethod.updateScene.qualified, parameters) { [weak self] result in
+                // Written straight as text (a reflow's ~1,000 patches through JSONValue cost
+                // the adapter more than the whole scene's text did).
+                var parameters = Array("{\"scene\":".utf8) + JSONValue.string(scene.name).serialized()
+                parameters += Array(",\"upsert\":".utf8)
+                do {
+                    parameters += try JSONTextEncoder().encode(upsert)
+                } catch {
+                    delegate?.sceneRejected(self, name: scene.name, error: "cannot encode the patches: \(error)")
+                    return
+                }
+                parameters += Array(",\"remove\":".utf8) + JSONValue.array(remove.map { .string($0) }).serialized()
+                parameters.append(UInt8(ascii: "}"))
+                control.call(FocusMethod.updateScene.qualified, encodedParameters: parameters) { [weak self] result in
                     self?.answered(result, scene: scene.name, call: "UpdateScene", resend: true)
                 }
             }

@@ -23,9 +23,10 @@ public enum SceneDiff {
         oldScene.root = Node(id: "")
         newScene.root = Node(id: "")
         if oldScene != newScene || old.root.id != new.root.id || !sameOwnFields(old.root, new.root) { return .replace }
-        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost focusd
-        // more than the whole scene does: each replaced node is taken out and put back. The
-        // comparison goes first and stops as soon as it is past that.
+        // Patches that rewrite most of the scene (a reflow moved every later sibling) cost more
+        // than the whole scene does: focusd applies a leaf's in place, but encoding ~1,000 of them
+        // cost the chromium adapter more than passing on the page's own text as a SetScene
+        // (docs/adapter-decisions.md). The comparison goes first and stops as soon as it is past that.
         var diff = Diff(limit: max(64, count(new.root) / 4))
         diff.compare(old.root, new.root)
         if diff.patched > diff.limit { return .replace }

@@ -34,7 +34,19 @@ public final class BrowserSession: FocusdLinkDelegate {
     /// Why the adapter stopped, when it was not asked to (nil: a signal).
     public private(set) var failure: String?
 
-    public init(mode: Mode, socket: String) {
+    /// Who acts on a keyboard's keys the browser receives natively (adapters.md §2).
+    public enum Keyboards: String, Sendable, CaseIterable {
+        /// The page, as without the adapter (focusd maps only what its own devices send).
+        case browser
+        /// focusd: the page agent swallows the navigation keys of a real keyboard.
+        case focusd
+    }
+
+    /// The page agent's source, as every page of this browser gets it.
+    let pageScript: String
+
+    public init(mode: Mode, socket: String, keyboards: Keyboards = .browser) {
+        pageScript = PageScript.source(keyboards: keyboards)
         loop = AdapterLoop()
         link = FocusdLink(loop: loop, socket: socket)
         self.mode = mode

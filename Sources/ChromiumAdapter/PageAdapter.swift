@@ -35,11 +35,11 @@ final class PageAdapter {
         let cdp: DevToolsConnection = browser.connection
         cdp.send("Page.enable", [:], session: session)
         cdp.send("Runtime.addBinding", ["name": "__focusdNotify"], session: session)
-        cdp.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source)], session: session)
+        cdp.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(browser.pageScript)], session: session)
         cdp.send("Runtime.enable", [:], session: session)
         // A kiosk's window has focus; a headless or unfocused one fires no focus events without this.
         cdp.send("Emulation.setFocusEmulationEnabled", ["enabled": true], session: session)
-        evaluate(PageScript.source) { _ in }
+        evaluate(browser.pageScript) { _ in }
         // A page attached after its document loaded: the agent just installed sends its scene;
         // one attached before sends it at DOMContentLoaded.
         cdp.send("Runtime.runIfWaitingForDebugger", [:], session: session)
@@ -53,7 +53,7 @@ final class PageAdapter {
             context["auxData"]?["frameId"]?.stringValue == targetId
         else { return }
         (browser.connection as DevToolsConnection).send(
-            "Runtime.evaluate", ["expression": .string(PageScript.source), "contextId": .integer(id)], session: session
+            "Runtime.evaluate", ["expression": .string(browser.pageScript), "contextId": .integer(id)], session: session
         ) { _ in }
     }
 
@@ -159,11 +159,22 @@ final class PageAdapter {
     /// applied back: applied late, they would take focus from where the page has moved it since.
     private func report(_ id: String) {
         focusdFocus = id
+        inFlight.append(id)
         link.reportFocus(id, in: sceneName) { [weak self] state in
-            guard let self, let revision = state?.revision else { return }
+            guard let self else { return }
+            if !self.inFlight.isEmpty { self.inFlight.removeFirst() }
+            guard let revision = state?.revision else { return }
             self.reportedRevision = max(self.reportedRevision, revision)
         }
     }
+
+    /// The page's reports focusd has not answered yet, oldest first. focusd's Monitor stream and
+    /// the answers come on different connections, so the event a report causes can arrive before
+    /// the answer that would mark it stale. The echo of an older report still in flight is not
+    /// applied (it would take focus from where the page has moved it since: the page focusing b1
+    /// then b0 quickly ended on b1); the latest report's echo is, since it undoes any older event
+    /// applied before the answers were read.
+    private var inFlight: [String] = []
 
     /// The revision focusd answered the page's latest report with.
     private var reportedRevision = -1
@@ -202,7 +213,9 @@ final class PageAdapter {
             // Older than focusd's answer to the page's latest report: the page has moved on. (The
             // answer's own event is applied: a no-op, or it undoes an older one applied before
             // the answer was read.)
-            let stale = event.revision < reportedRevision
+            let echo = event.cause?.kind == .programmatic && event.to != inFlight.last
+                && (event.to.map { inFlight.dropLast().contains($0) } ?? false)
+            let stale = event.revision < reportedRevision || echo
             focusdFocus = event.to
             if stale { return }
             if let to = event.to { applyFocus(to) } else { call("blur", []) }

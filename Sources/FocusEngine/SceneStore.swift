@@ -66,6 +66,8 @@ struct SceneStore: Sendable {
     var hashIds: [String: Int] = [:]
     /// Scroll containers sent again (same id as before): their offsets are clamped, not rejected.
     var clampIds: Set<String> = []
+    /// Parents whose aggregates `replaceLeaf` left stale until `refreshStaleAggregates`.
+    var staleAggregates: Set<Int> = []
 
     // MARK: Building
 
@@ -386,6 +388,73 @@ struct SceneStore: Sendable {
             if nextRefs[target] == 0 { nextRefs[target] = nil }
         }
         unregisterScroll(slot)
+    }
+
+    /// Whether `node` can take the place of the leaf `slot` field for field (`replaceLeaf`): both
+    /// without children, under the same parent, not a collection's item, no scroll container or
+    /// collection on either side, and the same bindings (so no registry can clash). A reflow's
+    /// patches are of this kind: every later candidate's frame moved.
+    func canReplaceLeaf(_ slot: Int, with node: Node, parent: Int) -> Bool {
+        let record = slots[slot]
+        guard record.parent == parent, record.children.isEmpty, !record.hadChildren, node.children == nil, !record.isScroll,
+            !record.isVirtual, collections[parent] == nil, node.scroll == nil, node.collection == nil, node.index == nil
+        else { return false }
+        guard let box = record.box else { return node.bindings == nil && node.accessibilityBindings == nil }
+        let old = box.node
+        return old.scroll == nil && old.collection == nil && old.index == nil && old.bindings == node.bindings
+            && old.accessibilityBindings == node.accessibilityBindings
+    }
+
+    /// Gives the leaf `slot` the fields of `node` where it stands (see `canReplaceLeaf`) and
+    /// returns its old fields. Its own target and the candidate counts above it are updated at
+    /// once; its ancestors' aggregates are left for `refreshStaleAggregates`, once for a whole
+    /// update (each alone would read all the parent's children: a reflow of 1,000 siblings cost
+    /// focusd a million unions, and taking each out and putting it back shifted them all).
+    @discardableResult
+    mutating func replaceLeaf(_ slot: Int, with node: Node) throws(FocusError) -> Node {
+        try Self.validateOwnFields(node)
+        let record = slots[slot]
+        let parent = record.parent
+        try validatePlacement(node, parent: parent)
+        let old = record.node
+        unregister(slot)
+        let localFrame = localFrame(of: node, parent: parent)
+        let disabled = (parent >= 0 && slots[parent].disabled) || node.disabled == true
+        let candidate = node.focusable == true && !disabled && !(localFrame?.isEmpty ?? true)
+        var replaced = Slot(id: node.id, node: node, frame: localFrame, parent: parent, depth: record.depth, disabled: disabled,
+                            candidate: candidate, hadChildren: false)
+        replaced.space = record.space
+        replaced.indexInParent = record.indexInParent
+        replaced.candCount = candidate ? 1 : 0
+        slots[slot] = replaced
+        // Same bindings as before (`canReplaceLeaf`): registering cannot clash.
+        try register(slot, subtree: node)
+        let gained = replaced.candCount - record.candCount
+        var ancestor = parent
+        while gained != 0, ancestor >= 0 {
+            slots[ancestor].candCount += gained
+            ancestor = slots[ancestor].parent
+        }
+        refreshTarget(slot)
+        if parent >= 0 { staleAggregates.insert(parent) }
+        sequence = nil
+        return old
+    }
+
+    /// Recomputes the aggregates of the parents `replaceLeaf` left stale and of their ancestors,
+    /// each once, deepest first, and the targets of the sections among them.
+    mutating func refreshStaleAggregates() {
+        guard !staleAggregates.isEmpty else { return }
+        var ancestors = Set<Int>()
+        for parent in staleAggregates {
+            var ancestor = parent
+            while ancestor >= 0, slots[ancestor].alive, ancestors.insert(ancestor).inserted { ancestor = slots[ancestor].parent }
+        }
+        staleAggregates.removeAll()
+        for ancestor in ancestors.sorted(by: { slots[$0].depth > slots[$1].depth }) {
+            recomputeAggregate(ancestor)
+            if isSection(ancestor) { refreshTarget(ancestor) }
+        }
     }
 
     /// Removes the subtrees of `tops` (none inside another) as one batch, in time linear in what

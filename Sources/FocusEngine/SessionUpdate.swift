@@ -13,7 +13,11 @@ extension SceneSession {
         // An insert logs whether its parent had `children` at all, since undoing a later removal
         // of that parent brings it back with the inserted child, and only this restores
         // `children` absent rather than `[]`.
-        enum Undo { case inserted(String, parent: String, parentHadChildren: Bool); case removed(Node, parent: String, index: Int) }
+        enum Undo {
+            case inserted(String, parent: String, parentHadChildren: Bool)
+            case removed(Node, parent: String, index: Int)
+            case replacedLeaf(Node)
+        }
         let before = snapshot()
         store.clampIds = scrollIds()
         defer { store.clampIds = [] }
@@ -76,6 +80,12 @@ extension SceneSession {
                         throw .invalidScene(reason: "parent '\(patch.parent)' lies inside the node it would receive", node: patch.node.id)
                     }
                     if position == nil, store.slots[existing].parent == parent { position = store.slots[existing].indexInParent }
+                    if position == store.slots[existing].indexInParent, store.canReplaceLeaf(existing, with: patch.node, parent: parent) {
+                        // A leaf changed where it stands (a reflow moved it): its fields only.
+                        log.append(.replacedLeaf(try store.replaceLeaf(existing, with: patch.node)))
+                        check += (patch.node.next ?? [:]).values.filter { !$0.isEmpty }
+                        continue
+                    }
                     removeLogged(existing)
                     parent = store.idToSlot[patch.parent]!
                 }
@@ -128,6 +138,7 @@ extension SceneSession {
                 }
                 check += store.removeSubtrees(tops)
             }
+            store.refreshStaleAggregates()
             for id in check where (store.nextRefs[id] ?? 0) > 0 && store.idToSlot[id] == nil {
                 throw .invalidScene(reason: "next target '\(id)' does not exist", node: store.referrer(of: id))
             }
@@ -165,9 +176,13 @@ extension SceneSession {
                 case .removed(let node, let parent, let index):
                     undoInserted()
                     _ = try? store.insertSubtree(node, parent: store.idToSlot[parent]!, at: index)
+                case .replacedLeaf(let node):
+                    undoInserted()
+                    if let slot = store.idToSlot[node.id] { _ = try? store.replaceLeaf(slot, with: node) }
                 }
             }
             undoInserted()
+            store.refreshStaleAggregates()
             throw error
         }
         var names = Set<BindingRegistry.Pair>()

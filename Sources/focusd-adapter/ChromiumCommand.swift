@@ -2,6 +2,8 @@ import AdapterKit
 import ArgumentParser
 import ChromiumAdapter
 
+extension BrowserSession.Keyboards: ExpressibleByArgument {}
+
 /// `focusd-adapter chromium`: any web page through the DevTools protocol (adapters.md §2).
 struct ChromiumCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +27,11 @@ struct ChromiumCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Attach to a browser's debugging port at a loopback ADDRESS:PORT.", valueName: "address:port"))
     var connect: String?
 
+    @Option(help: ArgumentHelp(
+        "Who acts on the navigation keys of a keyboard the browser receives itself: browser (the page; the default) or focusd (the page never sees them). Mirrors focusd.conf's [adapters.chromium] keyboards.",
+        valueName: "browser|focusd"))
+    var keyboards: BrowserSession.Keyboards = .browser
+
     @Argument(parsing: .postTerminator, help: "The browser command for --launch.")
     var command: [String] = []
 
@@ -43,7 +50,7 @@ struct ChromiumCommand: ParsableCommand {
     func run() throws {
         AdapterLog.verbose = options.verbose
         let socket = try options.socketPath()
-        let session = BrowserSession(mode: launch ? .launch(command) : .connect(connect!), socket: socket)
+        let session = BrowserSession(mode: launch ? .launch(command) : .connect(connect!), socket: socket, keyboards: keyboards)
         do {
             try session.run()
         } catch {

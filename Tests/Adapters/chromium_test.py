@@ -52,6 +52,17 @@ def find(node, ident):
     return None
 
 
+def keyboard_reaches(page, key):
+    """Whether a native key press (Input.dispatchKeyEvent: trusted, as a real keyboard's) reaches
+    a keydown listener the page added on its window."""
+    page.eval("window.seen = []; if (!window.listening) { addEventListener('keydown', (e) => seen.push(e.key), true); window.listening = true; } true")
+    codes = {"ArrowDown": 40, "ArrowLeft": 37, "Tab": 9, "Enter": 13, "a": 65}
+    down = {"type": "keyDown", "text": key} if len(key) == 1 else {"type": "rawKeyDown"}
+    page.send("Input.dispatchKeyEvent", key=key, code=key if len(key) > 1 else "Key" + key.upper(), windowsVirtualKeyCode=codes[key], **down)
+    page.send("Input.dispatchKeyEvent", type="keyUp", key=key, code=key if len(key) > 1 else "Key" + key.upper(), windowsVirtualKeyCode=codes[key])
+    return key in page.eval("seen")
+
+
 def main(session):
     adapter = os.path.join(args.build_dir, "focusd-adapter")
 
@@ -221,6 +232,44 @@ def main(session):
         lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "open", 5),
           f"DOM {page.active()}, focusd {focusd.call('io.focusd.Focus.GetState', {'scene': scene})['state']['focused']}")
 
+    # A web component's open shadow root and a same-origin frame (DOM focus read through both).
+    page.send("Page.navigate", url=page_url("embed.html"))
+    wait_for(lambda: {"s1", "f1"} <= set(node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"])), 10)
+    root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+    check("candidates inside an open shadow root and a same-origin frame", {"top", "s0", "s1", "f0", "f1"} <= set(node_ids(root)),
+          json.dumps(node_ids(root)))
+    # The frame's button in the top document's coordinates: the iframe's box, border and padding
+    # plus the button's box in the frame's own viewport.
+    expected = page.eval("(() => { const f = document.getElementById('frame'), r = f.getBoundingClientRect(),"
+                         " s = getComputedStyle(f), b = f.contentDocument.getElementById('f1').getBoundingClientRect();"
+                         " return [r.left + f.clientLeft + parseFloat(s.paddingLeft) + b.left + scrollX,"
+                         " r.top + f.clientTop + parseFloat(s.paddingTop) + b.top + scrollY, b.width, b.height]; })()")
+    f1 = find(root, "f1")
+    check("a frame's candidate is offset by the iframe's content box", f1 and all(
+        abs(f1["frame"][k] - v) < 0.02 for k, v in zip(("x", "y", "width", "height"), expected)), f"{json.dumps(f1)} vs {expected}")
+
+    def deep_active():
+        return page.eval("deepActive()")
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "top"})
+    wait_for(lambda: deep_active() == "top", 5)
+    command("down", None)
+    check("down: DOM focus moves into the web component's shadow root", wait_for(lambda: deep_active() == "s0", 5), deep_active())
+    command("right", None)
+    check("right: along the shadow root's buttons", wait_for(lambda: deep_active() == "s1", 5), deep_active())
+    command("down", None)
+    check("down: into the same-origin frame (its document holds focus)", wait_for(lambda: deep_active() in ("f0", "f1"), 5)
+          and page.eval("document.getElementById('frame').contentDocument.hasFocus()"), deep_active())
+    page.eval("document.getElementById('frame').contentDocument.getElementById('f0').focus(), true")
+    told = wait_for(lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "f0", 5)
+    check("focus the frame's page moves itself is reported to focusd", told)
+    page.eval("document.getElementById('row').grow(), true")
+    grown = wait_for(lambda: "s2" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 5)
+    check("a button added inside the shadow root becomes a candidate (the root's own mutations are observed)", grown)
+    page.eval("(d => { const b = d.createElement('button'); b.id = 'f2'; b.textContent = 'f2'; d.body.append(b); })"
+              "(document.getElementById('frame').contentDocument), true")
+    grown = wait_for(lambda: "f2" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 5)
+    check("a button added inside the frame becomes a candidate", grown)
+
     # Range and text inputs, a visually hidden checkbox, a roving tablist, data-focus attributes.
     page.send("Page.navigate", url=page_url("form.html"))
     wait_for(lambda: "volume" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
@@ -248,6 +297,10 @@ def main(session):
     focusd.call("io.focusd.Focus.Send", {"command": "crown", "detents": -2, "scene": scene})
     value = wait_for(lambda: page.eval("document.getElementById('volume').value") == "55", 5)
     check("crown backwards: stepDown", value, page.eval("document.getElementById('volume').value"))
+
+    # A real keyboard's keys (trusted, from the browser's input pipeline) reach the page by default.
+    check("by default a keyboard the browser receives natively still reaches the page",
+          keyboard_reaches(page, "ArrowDown") and keyboard_reaches(page, "Tab"))
 
     # focusd restarts: the adapter re-sends the scene.
     session.stop_focusd()
@@ -278,6 +331,8 @@ def main(session):
                    .replace(session.profile, profile) for arg in command]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=session.log("chrome-connect.log"))
         session.others.append(process)
+        if port:  # a given port: chromium writes no DevToolsActivePort
+            return process, port
         port_file = os.path.join(profile, "DevToolsActivePort")
         wait_for(lambda: os.path.exists(port_file) and open(port_file).read().count("\n") >= 1, 30)
         return process, int(open(port_file).read().split("\n")[0])
@@ -295,8 +350,39 @@ def main(session):
         browser.wait(15)
         gone = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes")["scenes"] == [], 5)
         check("the browser closing: its scenes go, the adapter stays to reconnect", gone and connected.poll() is None)
-        # (Reconnecting to a browser back on the same port is not checked here: a restarted
-        # chromium cannot bind the port while the closed connection's TIME_WAIT holds it.)
+        # The browser started again on the same port: the adapter finds it (its backoff, 250 ms
+        # doubling to 5 s, runs only while there is no browser) and adapts its page again.
+        browser, _ = start_browser(port, profile)
+        back = wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active", "") or "", 30)
+        root = focusd.call("io.focusd.Inspect.GetScene", {"scene": back})["scene"]["root"] if back else {"id": ""}
+        if not check("the browser restarted on the same port: the adapter reconnects and its page is a scene again",
+                     browser.poll() is None and back.startswith("chromium:") and "r1-0" in node_ids(root), f"port {port}, scene {back!r}"):
+            for name in ("chrome-connect.log", "adapter-connect.log"):
+                print("\n".join(line for line in open(os.path.join(session.work, name), errors="replace").read().split("\n")
+                                if "dbus" not in line)[-2500:])
+        # keyboards = "focusd": a native keyboard's navigation keys are focusd's, not the page's.
+        session.start_adapter(page_url("form.html"), options=("--keyboards", "focusd"))
+        page = session.page()
+        scene = page.scene_name()
+
+        def has_volume():
+            try:
+                return "volume" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"])
+            except RuntimeError:  # NoSuchScene: not sent yet
+                return False
+        if not check("--keyboards focusd: the page is adapted as without it", wait_for(has_volume, 30), session.adapter_log()[-1500:]):
+            return
+        focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "tab-a"})
+        wait_for(lambda: page.active() == "tab-a", 5)
+        check("--keyboards focusd: a native keyboard's arrows, Tab and Enter never reach the page",
+              not keyboard_reaches(page, "ArrowDown") and not keyboard_reaches(page, "Tab") and not keyboard_reaches(page, "Enter")
+              and page.active() == "tab-a", f"DOM focus {page.active()}")
+        check("and its other keys still do", keyboard_reaches(page, "a"))
+        focusd.call("io.focusd.Focus.Send", {"command": "right", "scene": scene})
+        check("focusd's own moves still reach the page", wait_for(lambda: page.active() == "tab-b", 5), page.active())
+        focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "name"})
+        wait_for(lambda: page.active() == "name", 5)
+        check("in a text field the arrows stay the field's", keyboard_reaches(page, "ArrowLeft") and not keyboard_reaches(page, "Tab"))
     finally:
         connected.send_signal(signal.SIGTERM)
         connected.wait(10)

@@ -113,11 +113,13 @@ class Session:
                 f"--user-data-dir={self.profile}", "--window-size=1280,720", "--force-device-scale-factor=1",
                 "--no-first-run", "--disable-background-timer-throttling", *extra, url]
 
-    def start_adapter(self, url, adapter=None):
-        command = [adapter or os.path.join(self.build_dir, "focusd-adapter"), "chromium", *(["-v"] if os.environ.get("ADAPTER_VERBOSE") else []), "--socket", self.socket,
+    def start_adapter(self, url, adapter=None, options=()):
+        command = [adapter or os.path.join(self.build_dir, "focusd-adapter"), "chromium", *(["-v"] if os.environ.get("ADAPTER_VERBOSE") else []), "--socket", self.socket, *options,
                    "--launch", "--", *self.browser_command(url)]
-        self.adapter = subprocess.Popen(command, stdout=self.log("adapter.log"), stderr=subprocess.STDOUT)
         port_file = os.path.join(self.profile, "DevToolsActivePort")
+        if os.path.exists(port_file):  # an earlier browser's, stopped without removing it
+            os.remove(port_file)
+        self.adapter = subprocess.Popen(command, stdout=self.log("adapter.log"), stderr=subprocess.STDOUT)
         if not wait_for(lambda: os.path.exists(port_file) and open(port_file).read().count("\n") >= 1, 30):
             sys.exit("chromium did not start: " + open(os.path.join(self.work, "adapter.log")).read()[-3000:])
         self.port = int(open(port_file).read().split("\n")[0])

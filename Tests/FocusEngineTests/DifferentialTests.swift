@@ -224,11 +224,60 @@ func churn(_ session: inout SceneSession, _ node: Node) throws {
     for child in children { try churn(&session, child) }
 }
 
+/// Patches every leaf of `session`'s scene to `target`'s (same tree, other frames and flags), each
+/// where it stands (no index): a reflow as an adapter sends it, applied in place by focusd.
+func reflow(_ session: inout SceneSession, to target: Node) throws {
+    var patches: [NodePatch] = []
+    func collect(_ node: Node) {
+        for child in node.children ?? [] {
+            if child.children == nil { patches.append(NodePatch(parent: node.id, node: child)) } else { collect(child) }
+        }
+    }
+    collect(target)
+    _ = try session.update(upsert: patches, remove: [])
+}
+
+/// `layout` with each tile moved and resized by its position (some to zero size: no longer a
+/// candidate), and every third one's `disabled` flipped: what a reflow does to a page.
+func reflowed(_ layout: RandomLayout) -> RandomLayout {
+    var count = 0
+    func change(_ group: RandomLayout.Group) -> RandomLayout.Group {
+        var group = group
+        for index in group.tiles.indices {
+            count += 1
+            group.tiles[index].x += (count % 5) * 7 - 13
+            group.tiles[index].y += (count % 3) * 11
+            group.tiles[index].width = max(0, group.tiles[index].width - count % 4)
+            if count % 3 == 0 { group.tiles[index].disabled.toggle() }
+        }
+        group.groups = group.groups.map(change)
+        return group
+    }
+    var moved = layout
+    moved.root = change(layout.root)
+    return moved
+}
+
+/// `layout` without `remembersLastFocus` anywhere.
+func forgetful(_ layout: RandomLayout) -> RandomLayout {
+    func forget(_ group: RandomLayout.Group) -> RandomLayout.Group {
+        var group = group
+        group.remembersLastFocus = false
+        group.groups = group.groups.map(forget)
+        return group
+    }
+    var copy = layout
+    copy.root = forget(layout.root)
+    return copy
+}
+
 /// Runs `scripts` on `layout` under both policies with both strategies; records the first
 /// disagreement of each script as an issue naming the layout, the script and the step. With
 /// `churned`, the indexed session is rebuilt by ``churn(_:_:)`` first and the oracle is a session
 /// built whole.
-func compareStrategies(_ layout: RandomLayout, _ scripts: [MoveScript], churned: Bool = false) {
+/// With `reflowedFrom`, the indexed session is built from that layout (the same tree) and
+/// ``reflow(_:to:)`` to this one.
+func compareStrategies(_ layout: RandomLayout, _ scripts: [MoveScript], churned: Bool = false, reflowedFrom: RandomLayout? = nil) {
     let candidates = layout.candidates
     for policy in [SearchPolicy.tvos, .android] {
         let scene = layout.scene(policy: policy)
@@ -238,6 +287,14 @@ func compareStrategies(_ layout: RandomLayout, _ scripts: [MoveScript], churned:
             indexed = try SceneSession(scene: scene)
             rebuilt = indexed
             if churned { try churn(&rebuilt, scene.root) }
+            if let reflowedFrom {
+                rebuilt = try SceneSession(scene: reflowedFrom.scene(policy: policy))
+                // Nothing focused while it reflows: focus recovered from a node that stopped being
+                // a candidate would be remembered by its new section, which a scene built whole
+                // never saw.
+                _ = try rebuilt.focus(nil)
+                try reflow(&rebuilt, to: scene.root)
+            }
         } catch {
             Issue.record("a generated scene is rejected: \(error)\n\(layout)")
             return
@@ -258,7 +315,7 @@ func compareStrategies(_ layout: RandomLayout, _ scripts: [MoveScript], churned:
                     let chosen = index.state(active: true).focused
                     let oracle = brute.state(active: true).focused
                     // A churned session is at a later revision: its events differ in that alone.
-                    let sameOutcome = churned ? fast.moved == slow.moved : fast == slow
+                    let sameOutcome = churned || reflowedFrom != nil ? fast.moved == slow.moved : fast == slow
                     if chosen != oracle || !sameOutcome {
                         Issue.record(
                             """
@@ -311,6 +368,22 @@ struct DifferentialTests {
     func churnedSections() async {
         await propertyCheck(count: 300, input: LayoutGen.nested, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
             compareStrategies(placed(layout, origin), scripts, churned: true)
+        }
+    }
+
+    @Test("every leaf's frame and flags patched in place (a reflow): the index agrees with a scene built whole")
+    func reflowedLeaves() async {
+        await propertyCheck(count: 150, input: LayoutGen.nested, LayoutGen.placement, LayoutGen.scripts) { layout, origin, scripts in
+            // Sections that remember would hold whatever the first layout's default focus was,
+            // which a scene built whole never had: memory is not what this compares.
+            let before = placed(forgetful(layout), origin)
+            compareStrategies(reflowed(before), scripts, reflowedFrom: before)
+            // The patched scene reads back as the target, field for field.
+            let target = reflowed(before).scene(policy: .tvos)
+            if var session = try? SceneSession(scene: before.scene(policy: .tvos)) {
+                try? reflow(&session, to: target.root)
+                #expect(session.scene.root == target.root)
+            }
         }
     }
 }

@@ -5,6 +5,33 @@
 (() => {
   "use strict";
   if (window.__focusd) return;
+  // --keyboards (adapters.md §2): "focusd" when a keyboard the browser receives natively is
+  // focusd's; the adapter rewrites this line.
+  const KEYBOARDS = "browser";
+  if (KEYBOARDS === "focusd" && !window.__focusdKeys) {
+    // A real keyboard's navigation keys never reach the page: this capturing listener on the
+    // window is the first of all (the agent runs before any script of the document, in every
+    // frame), and it stops the event and its default action (scrolling, Tab's focus move,
+    // Enter's click). focusd's commands reach the page as the agent's own untrusted events,
+    // which pass. In a text field, arrows, Enter and Backspace stay the field's.
+    window.__focusdKeys = true;
+    const NAVIGATION = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Tab", "Enter", "Escape", "Backspace"]);
+    const EDITING = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", "Backspace"]);
+    const BUTTON_TYPES = new Set(["button", "checkbox", "radio", "range", "submit", "reset", "color", "file", "image"]);
+    const swallow = (event) => {
+      if (!event.isTrusted || !NAVIGATION.has(event.key)) return;
+      let el = document.activeElement;
+      while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+      const editing = el && (el.isContentEditable || el.localName === "textarea" || (el.localName === "input" && !BUTTON_TYPES.has(el.type)));
+      if (editing && EDITING.has(event.key)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    };
+    for (const type of ["keydown", "keypress", "keyup"]) addEventListener(type, swallow, true);
+  }
+  // A frame's document is read by its top document's agent when it is same-origin (and is not
+  // reached at all when it is not): an agent of its own would send its own scene as the page's.
+  if (window.top !== window) return;
   const BINDING = "__focusdNotify";
   const ROOT_ID = "#document";
   const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree"]);
@@ -178,6 +205,39 @@
     return marked.length ? marked[marked.length - 1] : null;
   }
 
+  /** A frame's document when the page may read it (same origin), else null. */
+  function frameDocument(iframe) {
+    try { return iframe.contentDocument; } catch { return null; }
+  }
+
+  /** The element holding focus, through open shadow roots and same-origin frames. */
+  function deepActive() {
+    let el = document.activeElement;
+    for (;;) {
+      if (el && el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+      if (el && el.localName === "iframe") {
+        const inner = frameDocument(el);
+        const active = inner && inner.activeElement;
+        if (active && active !== inner.body && active !== inner.documentElement) { el = active; continue; }
+      }
+      return el;
+    }
+  }
+
+  // Open shadow roots and frames' documents: the document's observer and listeners do not see
+  // into them, so each gets its own (once: a WeakSet).
+  const watched = new WeakSet();
+  function watch(root) {
+    if (watched.has(root)) return;
+    watched.add(root);
+    mutations.observe(root, { subtree: true, childList: true, attributes: true, characterData: false });
+    if (root.nodeType === Node.DOCUMENT_NODE) {
+      root.addEventListener("scroll", () => schedule(), { capture: true, passive: true });
+      root.addEventListener("focusin", focusIn, true);
+      root.defaultView?.addEventListener("resize", () => schedule());
+    }
+  }
+
   /** The whole scene, and what the adapter needs beside it. */
   function read() {
     const used = new Set();
@@ -267,11 +327,25 @@
           if (self) { node.children.push(self); add(el, self); found.push(el); }
         }
         for (const child of el.children) visit(child, node, childOrigin);
-        if (el.shadowRoot) for (const child of el.shadowRoot.children) visit(child, node, childOrigin);
+        if (el.shadowRoot) { watch(el.shadowRoot); for (const child of el.shadowRoot.children) visit(child, node, childOrigin); }
         if (node.children.length || marked || isModal) {
           if (!node.children.length) delete node.children;
           parent.children.push(node);
           found.push(el);
+        }
+        return;
+      }
+      if (tag === "iframe") {
+        // A same-origin frame: its elements as if they were the iframe's, frames offset by the
+        // iframe's content box (its document's own scrolling is in its elements' boxes).
+        const inner = frameDocument(el);
+        if (inner && inner.body) {
+          const rect = el.getBoundingClientRect();
+          const style = computed();
+          const innerOrigin = { x: origin.x - rect.left - el.clientLeft - (parseFloat(style.paddingLeft) || 0),
+            y: origin.y - rect.top - el.clientTop - (parseFloat(style.paddingTop) || 0) };
+          watch(inner);
+          visit(inner.body, parent, innerOrigin);
         }
         return;
       }
@@ -288,7 +362,7 @@
       }
       // Candidates nested in candidates are the enclosing node's siblings (candidates are leaves).
       for (const child of el.children) visit(child, parent, origin);
-      if (el.shadowRoot) for (const child of el.shadowRoot.children) visit(child, parent, origin);
+      if (el.shadowRoot) { watch(el.shadowRoot); for (const child of el.shadowRoot.children) visit(child, parent, origin); }
     };
 
     if (document.body) visit(document.body, root, { x: -scrollX, y: -scrollY });
@@ -382,8 +456,7 @@
 
   /** The node id of the element holding DOM focus (through open shadow roots), if a candidate. */
   function activeId() {
-    let el = document.activeElement;
-    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    const el = deepActive();
     if (!el || el === document.body) return null;
     const id = idByElement.get(el);
     if (!id) return null;
@@ -391,25 +464,28 @@
     return node === el ? id : null;
   }
 
-  new MutationObserver(() => schedule()).observe(document, { subtree: true, childList: true, attributes: true, characterData: false });
+  const mutations = new MutationObserver(() => schedule());
+  mutations.observe(document, { subtree: true, childList: true, attributes: true, characterData: false });
   addEventListener("scroll", () => schedule(), { capture: true, passive: true });
   addEventListener("resize", () => schedule());
-  addEventListener("load", () => schedule());
+  addEventListener("load", () => schedule(), true);  // capturing: a frame's document loading too
   addEventListener("hashchange", () => schedule());
   addEventListener("transitionend", () => schedule(), true);
   addEventListener("animationend", () => schedule(), true);
   addEventListener("toggle", () => schedule(), true);
   addEventListener("close", () => schedule(), true);
   addEventListener("pageshow", (event) => { if (event.persisted) { fresh = true; lastStructure = null; schedule(); } });
-  addEventListener("focusin", (event) => {
-    if (applying && event.target === applying) return;
+  function focusIn(event) {
+    if (applying && (event.target === applying || deepActive() === applying)) return;
     // The scene the focus refers to goes first: pending changes, or an element the last scene
     // did not have (a dialog closing gives focus back to its opener before any mutation notice).
-    if (scheduled || (event.target instanceof Element && !idByElement.has(event.target))) flush();
+    // (nodeType, not instanceof: a frame's elements are of its own realm.)
+    if (scheduled || (event.target && event.target.nodeType === 1 && !idByElement.has(event.target))) flush();
     const id = activeId();
     if (id === null && !byId.size) return;
     send({ t: "focus", id });
-  }, true);
+  }
+  addEventListener("focusin", focusIn, true);
   addEventListener("focusout", (event) => {
     // Focus leaving for nothing (the element removed or blurred): focusd decides (recovery).
     if (event.relatedTarget) return;
@@ -442,9 +518,7 @@
       if (!el) return { ok: false, active: activeId() };
       applying = el;
       try { el.focus({ preventScroll: true, focusVisible: true }); } finally { applying = null; }
-      let active = document.activeElement;
-      while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-      return { ok: active === el, active: activeId() };
+      return { ok: deepActive() === el, active: activeId() };
     },
     blur() {
       const el = document.activeElement;
@@ -464,14 +538,15 @@
     },
     edit(id, detents) {
       const el = focusTarget(id);
-      if (!el || !(el instanceof HTMLInputElement) || !detents) return false;
+      if (!el || el.localName !== "input" || !detents) return false;
       const before = el.value;
       try {
         if (detents > 0) el.stepUp(detents); else el.stepDown(-detents);
       } catch { return false; }
       if (el.value !== before) {
-        el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-        el.dispatchEvent(new Event("change", { bubbles: true }));
+        const view = el.ownerDocument.defaultView || window;  // a frame's element: its realm's events
+        el.dispatchEvent(new view.Event("input", { bubbles: true, composed: true }));
+        el.dispatchEvent(new view.Event("change", { bubbles: true }));
       }
       return true;
     },
@@ -485,11 +560,11 @@
           return "dialog";
         }
       }
-      let target = document.activeElement || document.body || document.documentElement;
-      while (target && target.shadowRoot && target.shadowRoot.activeElement) target = target.shadowRoot.activeElement;
+      const target = deepActive() || document.body || document.documentElement;
       const init = { key, code: "", bubbles: true, cancelable: true, composed: true };
-      const proceed = target.dispatchEvent(new KeyboardEvent("keydown", init));
-      target.dispatchEvent(new KeyboardEvent("keyup", init));
+      const view = target.ownerDocument?.defaultView || window;
+      const proceed = target.dispatchEvent(new view.KeyboardEvent("keydown", init));
+      target.dispatchEvent(new view.KeyboardEvent("keyup", init));
       if (back && proceed) {
         if (history.length > 1) { history.back(); return "history"; }
         return "none";
