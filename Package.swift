@@ -118,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "focusd-adapter",
             dependencies: [
-                "AdapterKit", "ChromiumAdapter", "AtspiBus", "FocusEngine", "SystemCalls",
+                "AdapterKit", "ChromiumAdapter", "AtspiBus", "FocusEngine", "FocusConfig", "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // As focusd's (leanReleaseLinking): an adapter's budget is 16 MiB too (adapters.md §4).

@@ -8,6 +8,8 @@ public struct Configuration: Hashable, Sendable {
     public var access = AccessSettings()
     public var limits = LimitSettings()
     public var websocket = WebSocketSettings()
+    /// `[adapters.*]`: read by focusd-adapter, checked here like every other section.
+    public var adapters = AdapterSettings()
     /// Profiles in file order; the first one that matches a device wins.
     public var profiles: [Profile] = []
     /// Problems that do not stop the file from loading (for `ReloadConfig`'s `warnings`).
@@ -24,7 +26,10 @@ public struct Configuration: Hashable, Sendable {
     /// The configuration used without a file: defaults for every device.
     public static let defaults = Configuration()
 
-    static let topLevelKeys = ["socket", "access", "limits", "websocket", "profile", "gamepads"]
+    /// Where focusd (and focusd-adapter, for `[adapters.*]`) read the file unless told otherwise.
+    public static let defaultPath = "/etc/focusd/focusd.toml"
+
+    static let topLevelKeys = ["socket", "access", "limits", "websocket", "profile", "gamepads", "adapters"]
 
     /// Parses and validates a configuration file.
     /// - Throws: `ConfigError` with the line (and column) of the first syntax or schema problem:
@@ -44,6 +49,9 @@ public struct Configuration: Hashable, Sendable {
         }
         if var websocket = try root.table("websocket") {
             configuration.websocket = try readWebSocket(&websocket)
+        }
+        if var adapters = try root.table("adapters") {
+            configuration.adapters = try readAdapters(&adapters)
         }
         if var gamepads = try root.table("gamepads") {
             configuration.gamepadDatabasePaths = try gamepads.array("databases", ConfigReader.stringElement)
@@ -153,6 +161,21 @@ public struct Configuration: Hashable, Sendable {
                 "'websocket.listen' \(listen) is not a loopback address: set 'websocket.token' too", at: reader.position)
         }
         try reader.finish(known: ["listen", "origins", "token", "access", "maxConnections", "pingInterval"])
+        return settings
+    }
+
+    static func readAdapters(_ reader: inout ConfigReader) throws(ConfigError) -> AdapterSettings {
+        var settings = AdapterSettings()
+        if var chromium = try reader.table("chromium") {
+            if let (text, position) = try chromium.string("keyboards") {
+                guard let keyboards = AdapterSettings.Keyboards(rawValue: text) else {
+                    throw ConfigError("'adapters.chromium.keyboards' must be \"browser\" or \"focusd\", found \"\(text)\"", at: position)
+                }
+                settings.chromiumKeyboards = keyboards
+            }
+            try chromium.finish(known: ["keyboards"])
+        }
+        try reader.finish(known: ["chromium"])
         return settings
     }
 

@@ -131,3 +131,23 @@ public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { host.contains(Character(":")) ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
+
+/// `[adapters.chromium]`: settings focusd-adapter reads from the same file (adapters.md §2). focusd
+/// itself only checks them; the adapter runs as the session's user and reads the file, which is
+/// world-readable, because no method of focusd's public interfaces carries them.
+public struct AdapterSettings: Hashable, Sendable {
+    /// Who acts on a keyboard the browser also receives natively.
+    public enum Keyboards: String, Hashable, Sendable, CaseIterable {
+        /// The page, as without the adapter (the default).
+        case browser
+        /// focusd: the page never sees that keyboard's navigation keys.
+        case focusd
+    }
+
+    /// `[adapters.chromium] keyboards`; nil when the file does not say (the adapter's default).
+    public var chromiumKeyboards: Keyboards?
+
+    public init(chromiumKeyboards: Keyboards? = nil) {
+        self.chromiumKeyboards = chromiumKeyboards
+    }
+}

@@ -23,7 +23,7 @@ import Glibc
 /// by ServiceBench), and an idle focusd must not wake up at all.
 public enum Daemon {
     /// The default config file.
-    public static let defaultConfigPath = "/etc/focusd/focusd.toml"
+    public static let defaultConfigPath = Configuration.defaultPath
 
     /// Runs until SIGTERM or SIGINT; SIGHUP reloads the configuration.
     public static func run(_ options: DaemonOptions) throws {

@@ -1,6 +1,12 @@
 import AdapterKit
 import ArgumentParser
 import ChromiumAdapter
+import FocusConfig
+import SystemCalls
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension BrowserSession.Keyboards: ExpressibleByArgument {}
 
@@ -28,9 +34,14 @@ struct ChromiumCommand: ParsableCommand {
     var connect: String?
 
     @Option(help: ArgumentHelp(
-        "Who acts on the navigation keys of a keyboard the browser receives itself: browser (the page; the default) or focusd (the page never sees them). Mirrors focusd.conf's [adapters.chromium] keyboards.",
+        "Who acts on the navigation keys of a keyboard the browser receives itself: browser (the page) or focusd (the page never sees them). Default: [adapters.chromium] keyboards of the config file, else browser.",
         valueName: "browser|focusd"))
-    var keyboards: BrowserSession.Keyboards = .browser
+    var keyboards: BrowserSession.Keyboards?
+
+    @Option(help: ArgumentHelp(
+        "focusd's config file, read for [adapters.chromium] (default: /etc/focusd/focusd.toml when it exists).",
+        valueName: "path"))
+    var config: String?
 
     @Argument(parsing: .postTerminator, help: "The browser command for --launch.")
     var command: [String] = []
@@ -47,10 +58,35 @@ struct ChromiumCommand: ParsableCommand {
         }
     }
 
+    /// `--keyboards`, else the config file's `[adapters.chromium] keyboards`, else `browser`. The
+    /// file is focusd's own (the same schema, checked the same way): a file that is there but
+    /// cannot be read or is not valid is an error naming it, never a silent default.
+    func resolvedKeyboards() throws -> BrowserSession.Keyboards {
+        if let keyboards { return keyboards }
+        let path = config ?? Configuration.defaultPath
+        let bytes: [UInt8]
+        do {
+            bytes = try Posix.readWholeFile(path, limit: 16 << 20)
+        } catch let error where error.errno == ENOENT && config == nil {
+            return .browser  // no config installed: the defaults
+        } catch {
+            FileHandleOutput.standardError("focusd-adapter chromium: cannot read the config file \(path): \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            let settings = try Configuration.parse(String(decoding: bytes, as: UTF8.self)).adapters
+            return settings.chromiumKeyboards.map { $0 == .focusd ? .focusd : .browser } ?? .browser
+        } catch {
+            FileHandleOutput.standardError("focusd-adapter chromium: \(path): \(error)")
+            throw ExitCode(1)
+        }
+    }
+
     func run() throws {
         AdapterLog.verbose = options.verbose
         let socket = try options.socketPath()
-        let session = BrowserSession(mode: launch ? .launch(command) : .connect(connect!), socket: socket, keyboards: keyboards)
+        let session = BrowserSession(
+            mode: launch ? .launch(command) : .connect(connect!), socket: socket, keyboards: try resolvedKeyboards())
         do {
             try session.run()
         } catch {

@@ -360,8 +360,19 @@ def main(session):
             for name in ("chrome-connect.log", "adapter-connect.log"):
                 print("\n".join(line for line in open(os.path.join(session.work, name), errors="replace").read().split("\n")
                                 if "dbus" not in line)[-2500:])
-        # keyboards = "focusd": a native keyboard's navigation keys are focusd's, not the page's.
-        session.start_adapter(page_url("form.html"), options=("--keyboards", "focusd"))
+        # keyboards = "focusd", from focusd's config file as a kiosk sets it: a native keyboard's
+        # navigation keys are focusd's, not the page's. A bad value there stops the adapter with its line.
+        bad_config = os.path.join(session.work, "bad-focusd.toml")
+        with open(bad_config, "w") as file:
+            file.write("[adapters.chromium]\nkeyboards = \"both\"\n")
+        refused = subprocess.run([os.path.join(session.build_dir, "focusd-adapter"), "chromium", "--socket", session.socket,
+                                  "--config", bad_config, "--launch", "--", "true"], capture_output=True, text=True, timeout=30)
+        check("a config file with a bad [adapters.chromium] keyboards stops the adapter, naming the file and line",
+              refused.returncode == 1 and f"{bad_config}: line 2" in refused.stderr and "\"both\"" in refused.stderr, refused.stderr)
+        config = os.path.join(session.work, "focusd.toml")
+        with open(config, "w") as file:
+            file.write("[adapters.chromium]\nkeyboards = \"focusd\"\n")
+        session.start_adapter(page_url("form.html"), options=("--config", config))
         page = session.page()
         scene = page.scene_name()
 
@@ -370,11 +381,11 @@ def main(session):
                 return "volume" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"])
             except RuntimeError:  # NoSuchScene: not sent yet
                 return False
-        if not check("--keyboards focusd: the page is adapted as without it", wait_for(has_volume, 30), session.adapter_log()[-1500:]):
+        if not check("keyboards = focusd in the config file: the page is adapted as without it", wait_for(has_volume, 30), session.adapter_log()[-1500:]):
             return
         focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "tab-a"})
         wait_for(lambda: page.active() == "tab-a", 5)
-        check("--keyboards focusd: a native keyboard's arrows, Tab and Enter never reach the page",
+        check("keyboards = focusd in the config file: a native keyboard's arrows, Tab and Enter never reach the page",
               not keyboard_reaches(page, "ArrowDown") and not keyboard_reaches(page, "Tab") and not keyboard_reaches(page, "Enter")
               and page.active() == "tab-a", f"DOM focus {page.active()}")
         check("and its other keys still do", keyboard_reaches(page, "a"))

@@ -227,6 +227,19 @@ struct ConfigurationTests {
         return try TextFile.read(root + "/udev/focusd.example.toml")
     }
 
+    @Test("[adapters.chromium] keyboards is \"browser\" or \"focusd\", absent by default; anything else is an error at its line")
+    func adaptersSection() throws {
+        #expect(try Configuration.parse("").adapters.chromiumKeyboards == nil)
+        #expect(try Configuration.parse("[adapters.chromium]\nkeyboards = \"focusd\"\n").adapters.chromiumKeyboards == .focusd)
+        #expect(try Configuration.parse("[adapters.chromium]\nkeyboards = \"browser\"\n").adapters.chromiumKeyboards == .browser)
+        let bad = error("[adapters.chromium]\n\nkeyboards = \"both\"\n")
+        #expect(bad?.line == 3 && bad?.message.contains("must be \"browser\" or \"focusd\", found \"both\"") == true, "\(String(describing: bad))")
+        let unknownKey = error("[adapters.chromium]\nkeyboard = \"focusd\"\n")
+        #expect(unknownKey?.line == 2 && unknownKey?.message.contains("keyboard") == true, "\(String(describing: unknownKey))")
+        let unknownAdapter = error("[adapters.firefox]\nkeyboards = \"focusd\"\n")
+        #expect(unknownAdapter?.message.contains("firefox") == true, "\(String(describing: unknownAdapter))")
+    }
+
     @Test("udev/focusd.example.toml parses, and every option in it is understood and takes effect")
     func exampleFile() throws {
         let text = try Self.exampleText()
@@ -238,6 +251,7 @@ struct ConfigurationTests {
         #expect(configuration.limits == LimitSettings())
         #expect(configuration.websocket == WebSocketSettings())
         #expect(configuration.gamepadDatabasePaths == ["/etc/focusd/gamecontrollerdb.txt"])
+        #expect(configuration.adapters == AdapterSettings(chromiumKeyboards: .browser))
         #expect(configuration.profiles.map(\.name) == [
             "living-room IR remote", "pad without the kernel layout", "knob", "laptop keyboard and its media keys",
         ])
@@ -261,7 +275,7 @@ struct ConfigurationTests {
             "vendor", "product", "bus", "phys", "uniq", "capabilities", "siblings",
             "enabled", "delay", "interval", "fastInterval", "fastAfter", "kernelRepeat", "keyUpTimeout", "commands",
             "press", "release", "fourWay", "countsPerDetent", "acceleration", "accelerationMax", "wrap", "reverse",
-            "editIdle", "key", "command", "duration", "keys", "window", "databases",
+            "editIdle", "key", "command", "duration", "keys", "window", "databases", "keyboards",
         ])
         for line in text.split(separator: "\n") {
             let trimmed = line.drop { $0 == " " }
