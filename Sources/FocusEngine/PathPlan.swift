@@ -14,7 +14,7 @@ public struct PathPlan: Hashable, Sendable {
     /// When unreachable: the reachable node nearest to the target (by the distance between frame
     /// centres; ties: the first visited), and `commands` / `through` lead there.
     public var nearest: String?
-    /// How many focus positions the search visited.
+    /// How many positions (a focused node with its sections' memory) the search visited.
     public var visited: Int
 
     /// A value with every field (FocusWire decodes it through this).
@@ -52,10 +52,14 @@ extension SceneSession {
     /// `.notFocusable`.
     ///
     /// A position is the focused node's id (a virtual item has no slot of its own until it is
-    /// materialized, and its slot is reused when it is dropped); the remembered focus of
-    /// `remembersLastFocus` sections and the scroll offsets are carried along each path, as the
-    /// engine would update them, and a position is not revisited with a different memory or
-    /// offsets (the plan is still exact: every step is replayed on the engine).
+    /// materialized, and its slot is reused when it is dropped) together with the remembered focus
+    /// of `remembersLastFocus` sections: the same node reached with another memory is another
+    /// position, because entering a section goes where its memory says, so a longer way in can
+    /// make the rest shorter (a search over ids alone returned 4 commands where 3 did). Scroll
+    /// offsets are carried along each path as the engine updates them. When the memories of many
+    /// remembering sections multiply the positions past ``planPositionLimit`` before the target is
+    /// reached, the search is run again over nodes alone (each node with the memory of the first
+    /// way to it): still a plan that lands, not always the shortest.
     public func planPath(to target: String) throws(FocusError) -> PathPlan {
         var work = self
         let targetId: String
@@ -72,81 +76,104 @@ extension SceneSession {
         work.store.ensureSequence()
         let startId = slot(.main).map { store.slots[$0].id }
         if startId == targetId { return PathPlan(commands: [], through: [], reachable: true, nearest: nil, visited: 1) }
-        struct Position { var parent: String?; var step: Int; var memory: [String: String]; var scrolls: [Int: ScrollOffsetXY]; var frame: Rect? }
-        // Positions by focused id ("" for nothing focused).
-        let startKey = startId ?? ""
-        var positions: [String: Position] = [startKey: Position(parent: nil, step: -1, memory: remembered, scrolls: store.scrolls, frame: nil)]
-        var queue = [startKey]
-        var head = 0
-        var found = false
-        search: while head < queue.count {
-            let key = queue[head]
-            head += 1
-            let here = positions[key]!
-            for (stepIndex, step) in Self.planSteps.enumerated() {
-                if key.isEmpty, step.direction == nil { continue }
-                work.remembered = here.memory
-                // Scrolling moves the content's frames: set each offset as the engine scrolls.
-                for (container, offset) in here.scrolls where work.store.scrolls[container] != nil && work.store.scrolls[container] != offset {
-                    work.store.setOffset(container, x: offset.x, y: offset.y)
+        // One breadth-first search; `withMemory`: a position is a node with its sections' memory.
+        func search(withMemory: Bool) -> (plan: PathPlan, truncated: Bool) {
+            var work = work
+            struct Position { var id: String; var parent: String?; var step: Int; var memory: [String: String]; var scrolls: [Int: ScrollOffsetXY]; var frame: Rect? }
+            // A position's key: the focused id ("" for nothing focused) and the sections' memory.
+            func key(_ id: String, _ memory: [String: String]) -> String {
+                guard withMemory, !memory.isEmpty else { return id }
+                var text = id
+                for (section, remembered) in memory.sorted(by: { $0.key < $1.key }) {
+                    text += "\u{1}" + section + "\u{2}" + remembered
                 }
-                if key.isEmpty {
-                    work.focusedId = nil
-                    work.hints.main = -1
-                } else {
-                    var slot = work.store.idToSlot[key]
-                    if slot == nil, let (container, index) = work.store.parseVirtual(key), let index { slot = work.store.item(container, index) }
-                    guard let slot else { continue }
-                    work.focusedId = key
-                    work.hints.main = slot
+                return text
+            }
+            let startKey = key(startId ?? "", remembered)
+            var positions: [String: Position] = [
+                startKey: Position(id: startId ?? "", parent: nil, step: -1, memory: remembered, scrolls: store.scrolls, frame: nil)
+            ]
+            var reachedIds: Set<String> = [startId ?? ""]
+            var queue = [startKey]
+            var head = 0
+            var foundKey: String?
+            var truncated = false
+            search: while head < queue.count {
+                let here = positions[queue[head]]!
+                let hereKey = queue[head]
+                head += 1
+                for (stepIndex, step) in Self.planSteps.enumerated() {
+                    if here.id.isEmpty, step.direction == nil { continue }
+                    work.remembered = here.memory
+                    // Scrolling moves the content's frames: set each offset as the engine scrolls.
+                    for (container, offset) in here.scrolls where work.store.scrolls[container] != nil && work.store.scrolls[container] != offset {
+                        work.store.setOffset(container, x: offset.x, y: offset.y)
+                    }
+                    if here.id.isEmpty {
+                        work.focusedId = nil
+                        work.hints.main = -1
+                    } else {
+                        var slot = work.store.idToSlot[here.id]
+                        if slot == nil, let (container, index) = work.store.parseVirtual(here.id), let index { slot = work.store.item(container, index) }
+                        guard let slot else { continue }
+                        work.focusedId = here.id
+                        work.hints.main = slot
+                    }
+                    let outcome: Outcome
+                    if let direction = step.direction {
+                        guard let moveOutcome = try? work.move(direction) else { continue }
+                        outcome = moveOutcome
+                    } else {
+                        outcome = work.send("crown", detents: step.detents)
+                    }
+                    guard outcome.moved, let now = work.slot(.main) else { continue }
+                    let nowId = work.store.slots[now].id
+                    let nowKey = key(nowId, work.remembered)
+                    guard positions[nowKey] == nil else { continue }
+                    positions[nowKey] = Position(id: nowId, parent: hereKey, step: stepIndex, memory: work.remembered,
+                                                 scrolls: work.store.scrolls, frame: work.store.frame(now))
+                    reachedIds.insert(nowId)
+                    queue.append(nowKey)
+                    if nowId == targetId { foundKey = nowKey; break search }
+                    if reachedIds.count >= planPositionLimit || positions.count >= planPositionLimit { truncated = true; break search }
                 }
-                let outcome: Outcome
-                if let direction = step.direction {
-                    guard let moveOutcome = try? work.move(direction) else { continue }
-                    outcome = moveOutcome
-                } else {
-                    outcome = work.send("crown", detents: step.detents)
+            }
+            var end = foundKey ?? ""
+            var nearest: String?
+            if foundKey == nil {
+                // The reachable node nearest to the target (content frames; ties in visiting order).
+                var probe = self
+                var goalFrame: Rect?
+                if let slot = probe.store.idToSlot[targetId] { goalFrame = probe.store.frame(slot) }
+                else if let (collection, index) = probe.store.parseVirtual(targetId), let index, let slot = probe.store.item(collection, index) { goalFrame = probe.store.frame(slot) }
+                let goal = goalFrame.map { ($0.x + $0.width / 2, $0.y + $0.height / 2) } ?? (0, 0)
+                var best: (Double, String)?
+                for key in queue {
+                    guard let position = positions[key], !position.id.isEmpty, let frame = position.frame else { continue }
+                    let dx = frame.x + frame.width / 2 - goal.0, dy = frame.y + frame.height / 2 - goal.1
+                    let distanceSquared = dx * dx + dy * dy
+                    if best == nil || distanceSquared < best!.0 { best = (distanceSquared, key) }
                 }
-                guard outcome.moved, let now = work.slot(.main) else { continue }
-                let nowId = work.store.slots[now].id
-                guard positions[nowId] == nil else { continue }
-                positions[nowId] = Position(parent: key, step: stepIndex, memory: work.remembered, scrolls: work.store.scrolls,
-                                            frame: work.store.frame(now))
-                queue.append(nowId)
-                if nowId == targetId { found = true; break search }
-                if positions.count >= planPositionLimit { break search }
+                guard let best else {
+                    return (PathPlan(commands: [], through: [], reachable: false, nearest: nil, visited: queue.count), truncated)
+                }
+                end = best.1
+                nearest = positions[end]?.id
             }
-        }
-        var end = targetId
-        var nearest: String?
-        if !found {
-            // The reachable position nearest to the target (content frames; ties in visiting order).
-            var probe = self
-            var goalFrame: Rect?
-            if let slot = probe.store.idToSlot[targetId] { goalFrame = probe.store.frame(slot) }
-            else if let (collection, index) = probe.store.parseVirtual(targetId), let index, let slot = probe.store.item(collection, index) { goalFrame = probe.store.frame(slot) }
-            let goal = goalFrame.map { ($0.x + $0.width / 2, $0.y + $0.height / 2) } ?? (0, 0)
-            var best: (Double, String)?
-            for key in queue where !key.isEmpty {
-                guard let frame = positions[key]?.frame else { continue }
-                let dx = frame.x + frame.width / 2 - goal.0, dy = frame.y + frame.height / 2 - goal.1
-                let distanceSquared = dx * dx + dy * dy
-                if best == nil || distanceSquared < best!.0 { best = (distanceSquared, key) }
+            var commands: [String] = [], through: [String] = []
+            var cursor = end
+            while let position = positions[cursor], let parent = position.parent {
+                commands.append(Self.planSteps[position.step].command)
+                through.append(position.id)
+                cursor = parent
             }
-            guard let best else {
-                return PathPlan(commands: [], through: [], reachable: false, nearest: nil, visited: queue.count)
-            }
-            end = best.1
-            nearest = end
+            return (PathPlan(commands: commands.reversed(), through: through.reversed(), reachable: foundKey != nil,
+                             nearest: nearest, visited: queue.count), truncated)
         }
-        var commands: [String] = [], through: [String] = []
-        var cursor = end
-        while let position = positions[cursor], let parent = position.parent {
-            commands.append(Self.planSteps[position.step].command)
-            through.append(cursor)
-            cursor = parent
-        }
-        return PathPlan(commands: commands.reversed(), through: through.reversed(), reachable: found,
-                        nearest: nearest, visited: queue.count)
+        // Exact first; a scene whose memories multiply past the budget is planned over nodes alone,
+        // as short as the first way to each node allows.
+        let exact = search(withMemory: true)
+        guard exact.truncated, !exact.plan.reachable else { return exact.plan }
+        return search(withMemory: false).plan
     }
 }

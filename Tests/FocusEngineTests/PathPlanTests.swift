@@ -94,4 +94,33 @@ struct PathPlanTests {
             }
         }
     }
+
+    /// The layout (shrunk by the property above) on which a search over focused ids alone planned
+    /// 4 commands where 3 do: the target's group sits in a section that remembers its last focus,
+    /// and the same node reached another way carries another memory of that section.
+    @Test("a plan counts a node reached with another memory of its sections as another position, so it stays shortest")
+    func shortestThroughSectionMemory() throws {
+        typealias T = RandomLayout.Tile
+        var inner = RandomLayout.Group()
+        inner.tiles = [T(x: 30, y: 160, width: 10, height: 10), T(x: 50, y: 130, width: 10, height: 30)]
+        var remembering = RandomLayout.Group(section: true, remembersLastFocus: true)
+        remembering.tiles = [T(x: 10, y: 10, width: 20, height: 10), T(x: 70, y: 0, width: 10, height: 20)]
+        remembering.groups = [inner]
+        var plain = RandomLayout.Group()
+        plain.tiles = [T(x: 0, y: 20, width: 30, height: 10), T(x: 0, y: 0, width: 20, height: 10), T(x: 10, y: 30, width: 10, height: 10)]
+        var root = RandomLayout.Group()
+        root.tiles = [T(x: 10, y: 0, width: 10, height: 10), T(x: 10, y: 0, width: 10, height: 10),
+                      T(x: 0, y: 0, width: 20, height: 10), T(x: 0, y: 20, width: 10, height: 10)]
+        root.groups = [plain, remembering]
+        let layout = RandomLayout(family: "nested sections", root: root)
+        for policy in [SearchPolicy.tvos, .android] {
+            let s = try SceneSession(scene: layout.scene(policy: policy))
+            let plan = try s.planPath(to: "n9")
+            let best = try #require(shortestLength(s, to: "n9"))
+            #expect(plan.reachable && plan.commands.count == best, "\(policy): plan \(plan.commands), oracle \(best) steps")
+            var replay = s
+            for command in plan.commands { _ = send(command, &replay) }
+            #expect(replay.focused() == "n9", "\(policy): replaying \(plan.commands) ended on \(replay.focused() ?? "nothing")")
+        }
+    }
 }
