@@ -40,7 +40,18 @@ public final class VarlinkService {
     /// closes. (The daemon hands such memory back to the system.)
     public var memoryReleased: ((Int) -> Void)?
 
-    private var interfacesByName: [String: (interface: VarlinkInterface, handler: VarlinkInterfaceHandler)] = [:]
+    /// An interface and its handler, held once: a tuple here was copied out of the dictionary on
+    /// every call (a retain and a release of each of the interface's strings, arrays and
+    /// dictionaries and of the handler), where a class costs one of each.
+    private final class Registration {
+        let interface: VarlinkInterface
+        let handler: VarlinkInterfaceHandler
+        init(_ interface: VarlinkInterface, _ handler: @escaping VarlinkInterfaceHandler) {
+            self.interface = interface
+            self.handler = handler
+        }
+    }
+    private var interfacesByName: [String: Registration] = [:]
     private var interfaceOrder: [String] = []
     private var liveConnections: [UInt64: VarlinkConnection] = [:]
 
@@ -99,7 +110,7 @@ public final class VarlinkService {
     /// the same name.
     public func register(_ interface: VarlinkInterface, handler: @escaping VarlinkInterfaceHandler) {
         if interfacesByName[interface.name] == nil { interfaceOrder.append(interface.name) }
-        interfacesByName[interface.name] = (interface, handler)
+        interfacesByName[interface.name] = Registration(interface, handler)
     }
 
     /// Parses `description` and adds the interface; returns it (its name, methods).
@@ -184,7 +195,7 @@ public final class VarlinkService {
             context.fail(.interfaceNotFound(call.interface))
             return
         }
-        guard let method = entry.interface.methods[call.memberName] else {
+        guard let method = entry.interface.methods[context.method] else {
             context.fail(.methodNotFound(call.method))
             return
         }
