@@ -582,10 +582,14 @@ public final class SceneHub {
 
     /// Keeps the last directional move among `events` for `ExplainMove`.
     private func noteDirectionalMove(_ events: [Event], scene: String, memory: [String: String], scrolls: ScrollMemory) {
-        for e in events where e.kind == .focus || e.kind == .blocked {
-            guard let cause = e.cause, cause.kind == .directional, let d = cause.direction, (e.track ?? .main) == .main
+        // By index: `for e in events` copied every event (a retain and a release of each of its
+        // strings) to read three of its fields.
+        for index in events.indices where events[index].kind == .focus || events[index].kind == .blocked {
+            guard let cause = events[index].cause, cause.kind == .directional, let d = cause.direction,
+                (events[index].track ?? .main) == .main
             else { continue }
-            lastMoves[scene] = LastMove(from: e.from, direction: d, revision: e.revision, memory: memory, scrolls: scrolls)
+            lastMoves[scene] = LastMove(
+                from: events[index].from, direction: d, revision: events[index].revision, memory: memory, scrolls: scrolls)
         }
     }
 

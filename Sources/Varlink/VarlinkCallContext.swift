@@ -85,6 +85,7 @@ public final class VarlinkCallContext {
 
     init(call: VarlinkCall, connection: VarlinkConnection, decoded: (any Sendable)? = nil) {
         self.call = call
+        self.method = call.memberName
         self.connection = connection
         self.decoded = decoded
     }
@@ -99,8 +100,9 @@ public final class VarlinkCallContext {
         connection.releaseOffLoop(garbage, size: size)
     }
 
-    /// The method's member name, e.g. `GetState` for `io.focusd.Focus.GetState`.
-    public var method: String { call.memberName }
+    /// The method's member name, e.g. `GetState` for `io.focusd.Focus.GetState`. Cut from the
+    /// call once: dispatch and the handler each asked for it (a search and a new string each time).
+    public let method: String
     /// The call's parameters (an object).
     public var parameters: JSONValue { call.parameters }
     /// The caller's credentials.
