@@ -52,9 +52,19 @@ final class PageAdapter {
         guard let id = context["id"]?.integerValue, context["auxData"]?["isDefault"]?.boolValue == true,
             context["auxData"]?["frameId"]?.stringValue == targetId
         else { return }
+        // The binding is installed in this very context first: one created while the binding
+        // was being added (before the Runtime domain was on) may lack it, and every message the
+        // agent sent there was dropped (seen: the agent ran, `resend` answered, no message came).
         (browser.connection as DevToolsConnection).send(
-            "Runtime.evaluate", ["expression": .string(browser.pageScript), "contextId": .integer(id)], session: session
-        ) { _ in }
+            "Runtime.addBinding", ["name": "__focusdNotify", "executionContextId": .integer(id)], session: session)
+        // Then the agent, and the scene it could not send without the binding, if any.
+        (browser.connection as DevToolsConnection).send(
+            "Runtime.evaluate",
+            ["expression": .string(browser.pageScript + "\n;window.__focusd && window.__focusd.retry();"), "contextId": .integer(id)],
+            session: session
+        ) { [targetId] result in
+            AdapterLog.debug("page \(targetId): agent in context \(id): \((try? result.get())?.compactText ?? "failed")")
+        }
     }
 
     /// The page is gone (closed, crashed, detached).
@@ -108,6 +118,7 @@ final class PageAdapter {
             link.publish(scene)
         case "focus":
             // Focus the page moved itself (a click, a script, Tab, a dialog opening).
+            if let seq = message["seq"]?.integerValue { pageReports = Int(seq) }
             guard let id = message["id"]?.stringValue, id != focusdFocus else { return }
             report(id)
         case "visibility":
@@ -165,6 +176,14 @@ final class PageAdapter {
             if !self.inFlight.isEmpty { self.inFlight.removeFirst() }
             guard let revision = state?.revision else { return }
             self.reportedRevision = max(self.reportedRevision, revision)
+            // An event held back while this report was in flight, newer than focusd's answer:
+            // focusd moved on after the page's focus, so it is applied now.
+            if self.inFlight.isEmpty, let held = self.heldBack {
+                self.heldBack = nil
+                if held.revision > revision {
+                    if let to = held.to { self.applyFocus(to) } else { self.call("blur", []) }
+                }
+            }
         }
     }
 
@@ -175,6 +194,9 @@ final class PageAdapter {
     /// then b0 quickly ended on b1); the latest report's echo is, since it undoes any older event
     /// applied before the answers were read.
     private var inFlight: [String] = []
+
+    /// focusd's latest focus event that came while a report of the page's was in flight.
+    private var heldBack: Event?
 
     /// The revision focusd answered the page's latest report with.
     private var reportedRevision = -1
@@ -218,6 +240,14 @@ final class PageAdapter {
             let stale = event.revision < reportedRevision || echo
             focusdFocus = event.to
             if stale { return }
+            // While a report of the page's own focus is in flight, focusd takes it after this
+            // event (or this event came after it, and the answer says so): applied now, it would
+            // take focus from where the page put it until the report's echo put it back.
+            if let pending = inFlight.last, event.to != pending {
+                heldBack = event
+                return
+            }
+            heldBack = nil
             if let to = event.to { applyFocus(to) } else { call("blur", []) }
         case .scroll:
             guard let node = event.node else { return }
@@ -240,9 +270,16 @@ final class PageAdapter {
 
     /// DOM focus to `id`; when the page refuses (the element is gone, a script took focus back),
     /// the page's actual focus is told to focusd at once.
+    /// The number of the page's latest focus report read (the agent numbers them; a new document
+    /// starts again, and so does this, from its first report).
+    private var pageReports = 0
+
+    /// focusd's focus applied to the page, unless the page moved focus after its latest report
+    /// read here: that newer report is in flight, focusd will follow it, and applying this would
+    /// take focus from where the page put it (the page focusing b1 then b0 quickly ended on b1).
     private func applyFocus(_ id: String) {
-        call("focus", [.string(id)]) { [weak self] result in
-            guard let self, let result, result["ok"]?.boolValue == false else { return }
+        call("focus", [.string(id), .integer(Int64(pageReports))]) { [weak self] result in
+            guard let self, let result, result["ok"]?.boolValue == false, result["moved"]?.boolValue != true else { return }
             if let active = result["active"]?.stringValue, active != self.focusdFocus { self.report(active) }
         }
     }

@@ -61,6 +61,8 @@ enum PageScript {
   let ready = false;           // DOMContentLoaded seen: scenes may be sent
   let scheduled = false;
   let applying = null;         // the element the adapter is focusing (its focusin is not echoed)
+  let unsent = false;          // a scene found no binding to send through
+  let focusReports = 0;        // focus reports sent: the adapter says which it had seen when it applies focus
   let observed = new Set();
 
   const send = (message) => {
@@ -433,6 +435,9 @@ enum PageScript {
   function flush() {
     scheduled = false;
     if (!ready) return;
+    // No binding in this context yet: nothing is sent or marked sent; `retry` sends it once the
+    // adapter has installed the binding here.
+    if (typeof window[BINDING] !== "function") { unsent = true; return; }
     const root = read();
     const structure = structureOf(root);
     const offsets = JSON.stringify(offsetsNow());
@@ -488,7 +493,7 @@ enum PageScript {
     if (scheduled || (event.target && event.target.nodeType === 1 && !idByElement.has(event.target))) flush();
     const id = activeId();
     if (id === null && !byId.size) return;
-    send({ t: "focus", id });
+    send({ t: "focus", id, seq: ++focusReports });
   }
   addEventListener("focusin", focusIn, true);
   addEventListener("focusout", (event) => {
@@ -517,8 +522,12 @@ enum PageScript {
   }
 
   window.__focusd = {
-    /** focusd's focus: DOM focus without scrolling, shown as :focus-visible. */
-    focus(id) {
+    /** focusd's focus: DOM focus without scrolling, shown as :focus-visible. Not applied when the
+     *  page moved focus itself after the last report the adapter had read (`seen`): that newer
+     *  report is on its way and focusd will follow it, so applying this older focus would take
+     *  focus from where the page put it. */
+    focus(id, seen) {
+      if (typeof seen === "number" && focusReports > seen) return { ok: false, moved: true, active: activeId() };
       const el = focusTarget(id);
       if (!el) return { ok: false, active: activeId() };
       applying = el;
@@ -586,6 +595,13 @@ enum PageScript {
       const text = JSON.stringify({ t: "profile", root });
       const t3 = performance.now();
       return { read: t1 - t0, structure: t2 - t1, stringify: t3 - t2, bytes: text.length };
+    },
+    /** Sends the scene a missing binding held back, if any. */
+    retry() {
+      if (!unsent) return false;
+      unsent = false;
+      flush();
+      return true;
     },
     /** Sends the whole scene again (after the adapter reconnected to the page). */
     resend() {

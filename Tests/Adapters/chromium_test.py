@@ -169,6 +169,19 @@ def main(session):
           focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"])
     got = command("right", "r2-6")
     check("the next move starts where the page put focus", got == "r2-6", got)
+    # The page moving focus again before focusd's answer to its last move has come back: focusd's
+    # event for the older move must not take focus back from where the page put it since.
+    yanked, previous = [], "r2-6"
+    for round_ in range(40):
+        now = page.active()
+        if now != previous:
+            yanked.append(f"round {round_}: {now} instead of {previous}")
+        previous = f"r2-{4 + round_ % 3}"
+        page.eval(f"document.getElementById('{previous}').focus(), true")
+    time.sleep(0.3)
+    state = focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"]
+    check("a page moving focus quickly keeps every focus it set; focusd follows its last one",
+          not yanked and page.active() == previous and state == previous, f"{yanked[:3]}, page {page.active()}, focusd {state}")
 
     # An idle page costs the adapter nothing.
     time.sleep(0.5)
