@@ -134,6 +134,9 @@ try:
         evaluate.append(evaluated - start)
     print(f"mutation → scene (1,000 candidates): median {ms(statistics.median(mutation))}, max {ms(max(mutation))} "
           f"| floor Runtime.evaluate round trip: median {ms(statistics.median(evaluate))} (goal ≤ 33 ms)")
+    # How the page agent kept the scene: patches (read only what changed) or whole reads, and
+    # what its idle-time whole read found to correct.
+    print(f"  page agent: {json.dumps(page.eval('__focusd.stats()'))}; load {open('/proc/loadavg').read().split()[0]}")
 
     # 3 and 4. The first scene of 5,000 candidates (navigation → focusd's scene event), beside the
     # page's own navigation → DOMContentLoaded (its Navigation Timing), and memory.

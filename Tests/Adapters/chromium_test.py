@@ -245,6 +245,61 @@ def main(session):
         lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "open", 5),
           f"DOM {page.active()}, focusd {focusd.call('io.focusd.Focus.GetState', {'scene': scene})['state']['focused']}")
 
+    # Reading only what changed (the page agent's patches): what that path could get wrong.
+    page.send("Page.navigate", url=page_url("mutate.html"))
+
+    def scene_ids():
+        return set(node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]))
+
+    def focused():
+        return focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"]
+    wait_for(lambda: "s1" in scene_ids(), 10)
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "s1"})
+    wait_for(lambda: page.active() == "s1", 5)
+    page.eval("document.getElementById('wrap').classList.add('folded'), true")
+    check("a class on an ancestor that hides a subtree: its candidates leave the scene",
+          wait_for(lambda: not ({"s0", "s1", "s2"} & scene_ids()), 5), sorted(scene_ids()))
+    moved = wait_for(lambda: (lambda a: a if a and a[0] != "s" and a == focused() else None)(page.active()), 5)
+    check("and focus on the hidden element goes where focusd's recovery puts it, in the page too", moved, f"DOM {page.active()}, focusd {focused()}")
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "top"})
+    wait_for(lambda: page.active() == "top", 5)
+    got = command("down", "g0")
+    check("down from above the hidden shelf skips it", got == "g0", got)
+    page.eval("document.getElementById('wrap').classList.remove('folded'), true")
+    wait_for(lambda: "s0" in scene_ids(), 5)
+    got = command("up", "s0")
+    check("the class removed: the shelf's candidates are back, and up reaches them", got == "s0", got)
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "t1"})
+    wait_for(lambda: page.active() == "t1", 5)
+    page.eval("document.getElementById('late').setAttribute('tabindex', '0'), true")
+    wait_for(lambda: "late" in scene_ids(), 5)
+    got = command("right", "late")
+    check("an attribute making an element a candidate (tabindex=0): right reaches it", got == "late", got)
+    before = page.eval("document.getElementById('t1').getBoundingClientRect().left")
+    page.eval("document.getElementById('t0').textContent = 'A label long enough to push its neighbours along', true")
+    expected = page.eval("(r => [r.left + scrollX, r.top + scrollY, r.width, r.height])(document.getElementById('t1').getBoundingClientRect())")
+
+    def t1_frame():
+        node = find(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"], "t1") or {}
+        return [node.get("frame", {}).get(k) for k in ("x", "y", "width", "height")]
+    pushed = wait_for(lambda: all(v is not None and abs(v - e) < 0.02 for v, e in zip(t1_frame(), expected)), 5)
+    check("a text change that grows a button: the neighbour it pushes has its new frame in focusd",
+          pushed and expected[0] > before + 50, f"focusd {t1_frame()}, page {expected}, before x {before}")
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "t0"})
+    wait_for(lambda: page.active() == "t0", 5)
+    got = command("right", "t1")
+    check("and right from the grown button reaches the pushed one", got == "t1", got)
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "g1"})
+    wait_for(lambda: page.active() == "g1", 5)
+    page.eval("document.getElementById('group').remove(), true")
+    recovered = wait_for(lambda: (lambda a: a if a and a not in ("g0", "g1") and a == focused() else None)(page.active()), 5)
+    check("a removed subtree holding the focused element: its candidates go, focusd's recovery is applied to the page",
+          recovered and not ({"g0", "g1"} & scene_ids()), f"DOM {page.active()}, focusd {focused()}")
+    time.sleep(0.3)  # the agent's idle-time check of the scene it kept
+    stats = page.eval("__focusd.stats()")
+    check("these changes went as patches, and the whole read at idle time found nothing to correct",
+          stats["patches"] >= 5 and stats["corrections"] == 0 and stats["verified"] >= 1, json.dumps(stats))
+
     # A web component's open shadow root and a same-origin frame (DOM focus read through both).
     page.send("Page.navigate", url=page_url("embed.html"))
     wait_for(lambda: {"s1", "f1"} <= set(node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"])), 10)

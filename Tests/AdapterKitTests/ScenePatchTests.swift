@@ -1,0 +1,129 @@
+import FocusEngine
+import FocusWire
+import Foundation
+import Testing
+import Varlink
+
+@testable import AdapterKit
+
+/// The patches an adapter that read only what changed sends (`ScenePatch`, written by
+/// `PatchText`), checked against a real focusd: after them, focusd's scene is exactly the new tree.
+@Suite("ScenePatch against focusd")
+struct ScenePatchTests {
+    /// Own fields without scroll offsets (those travel as offsets).
+    static func own(_ node: Node) -> Node {
+        var node = node
+        node.children = nil
+        node.scroll?.offsetX = nil
+        node.scroll?.offsetY = nil
+        return node
+    }
+
+    /// The patch a page agent would send for `old` → `new`: children lists where they changed
+    /// (new and changed children sent whole), frames of nodes whose frame alone changed, offsets.
+    static func derive(_ old: Node, _ new: Node, into patch: inout ScenePatch) {
+        if let scroll = new.scroll, old.scroll?.offsetX != scroll.offsetX {
+            patch.offsets.append(ScrollOffset(node: new.id, offsetX: scroll.offsetX ?? 0, offsetY: scroll.offsetY ?? 0))
+        }
+        let oldChildren = old.children ?? [], newChildren = new.children ?? []
+        let oldById = Dictionary(uniqueKeysWithValues: oldChildren.map { ($0.id, $0) })
+        var sent: [Node] = []
+        for child in newChildren {
+            guard let before = oldById[child.id] else {
+                sent.append(child)
+                continue
+            }
+            var frameless = own(child), oldFrameless = own(before)
+            frameless.frame = nil
+            oldFrameless.frame = nil
+            if own(child) == own(before) {
+                derive(before, child, into: &patch)
+            } else if frameless == oldFrameless, (child.children ?? []).map(\.id) == (before.children ?? []).map(\.id), Bool.random() {
+                patch.frames.append((child.id, child.frame!))
+                derive(before, child, into: &patch)
+            } else {
+                sent.append(child)
+            }
+        }
+        if !sent.isEmpty || oldChildren.map(\.id) != newChildren.map(\.id) {
+            patch.children.append(ScenePatch.Children(parent: new.id, ids: newChildren.map(\.id), nodes: sent))
+        }
+    }
+
+    @Test("random changes applied as hand-written UpdateScene patches give focusd exactly the new tree")
+    func patchesReproduceTheNewTree() throws {
+        let daemon = try TestFocusd()
+        defer { daemon.stop() }
+        let client = try VarlinkClient(path: daemon.socket)
+        var generator = SystemRandomNumberGenerator()
+        let pool = (0..<14).map { "n\($0)" }
+        var fresh = 0
+        var updates = 0
+        for round in 0..<100 {
+            let name = "patch\(round)"
+            var root = SceneDiffTests.randomTree(&generator, pool: pool)
+            try client.call("io.focusd.Focus.SetScene", ["scene": try JSONValue(encoding: Scene(name: name, root: root))])
+            for _ in 0..<4 {
+                var next = SceneDiffTests.edit(root, &generator, fresh: &fresh)
+                next.frame = root.frame
+                next.scroll = root.scroll
+                var patch = ScenePatch()
+                Self.derive(root, next, into: &patch)
+                var applied = root
+                let requests = try patch.apply(to: &applied)
+                #expect(Self.shapeWithOffsets(applied) == Self.shapeWithOffsets(next), "round \(round): the copy is the new tree")
+                if !requests.upsert.isEmpty || !requests.remove.isEmpty {
+                    updates += 1
+                    var json = JSONBytes()
+                    try PatchText.write(requests.upsert, into: &json)
+                    let upsert = try JSONValue.parse(String(decoding: json.bytes, as: UTF8.self))
+                    #expect(try upsert.decode([NodePatch].self) == requests.upsert, "the hand-written text decodes to the patches")
+                    do {
+                        try client.call("io.focusd.Focus.UpdateScene", [
+                            "scene": .string(name), "upsert": upsert, "remove": .array(requests.remove.map { .string($0) }),
+                        ])
+                    } catch {
+                        Issue.record("round \(round): \(error) for \(Self.shapeWithOffsets(root)) → \(Self.shapeWithOffsets(next)): upsert \(requests.upsert.map { "\($0.parent)/\($0.index.map(String.init) ?? "-")/\($0.node.id)" }), remove \(requests.remove)")
+                        throw error
+                    }
+                }
+                let held = try client.call("io.focusd.Inspect.GetScene", ["scene": .string(name)])
+                #expect(SceneDiffTests.shape(held["scene"]?["root"], offsets: [:]) == SceneDiffTests.shape(next, offsets: [:]), "round \(round)")
+                root = next
+            }
+            try client.call("io.focusd.Focus.RemoveScene", ["scene": .string(name)])
+        }
+        #expect(updates > 100)
+    }
+
+    static func shapeWithOffsets(_ node: Node) -> String { SceneDiffTests.shape(node) }
+
+    @Test("a patch naming a node the scene does not have is a mismatch (the adapter then asks for the whole scene)")
+    func mismatches() {
+        var root = Node(id: "root", children: [Node(id: "a", frame: Rect(x: 0, y: 0, width: 1, height: 1))])
+        var frames = ScenePatch()
+        frames.frames = [("b", Rect(x: 0, y: 0, width: 1, height: 1))]
+        #expect(throws: ScenePatch.Mismatch.self) { try frames.apply(to: &root) }
+        var kept = ScenePatch()
+        kept.children = [ScenePatch.Children(parent: "root", ids: ["a", "z"], nodes: [])]
+        #expect(throws: ScenePatch.Mismatch.self) { try kept.apply(to: &root) }
+    }
+
+    @Test("the hand writer covers the fields an adapter infers; any other field goes through Codable, and both decode the same")
+    func handWriting() throws {
+        var node = Node(id: "n\"1", frame: Rect(x: 1.5, y: -2, width: 3, height: 4.25), focusable: true, interactions: [.activate, .edit],
+                        section: true, role: "text", remembersLastFocus: true, modal: false,
+                        scroll: Scroll(axis: .horizontal, contentWidth: 900, contentHeight: 40, offsetX: 12, offsetY: 0, policy: .center, margin: 8))
+        node.children = [Node(id: "c", frame: Rect(x: 0, y: 0, width: 1, height: 1), disabled: true)]
+        #expect(PatchText.handWritable(node))
+        var marked = node
+        marked.bindings = [Binding(name: "play")]
+        #expect(!PatchText.handWritable(marked))
+        for candidate in [node, marked] {
+            var json = JSONBytes()
+            try PatchText.write([NodePatch(parent: "p", index: 2, node: candidate)], into: &json)
+            let decoded = try JSONValue.parse(String(decoding: json.bytes, as: UTF8.self)).decode([NodePatch].self)
+            #expect(decoded == [NodePatch(parent: "p", index: 2, node: candidate)])
+        }
+    }
+}
