@@ -48,22 +48,23 @@ public struct ScenePatch: Sendable {
     public func apply(to root: inout Node) throws(Mismatch) -> Requests {
         var requests = Requests()
         var paths = Self.paths(root)
-        // Frames and own fields first, where the nodes stand now (a kept node moved below
-        // carries its new frame).
+        // Frames and own fields first, in one walk (a kept node moved below carries its new
+        // frame).
         var touched: [String] = []
-        for (id, frame) in frames {
-            guard let path = paths[id] else { throw Mismatch(description: "a frame for node \(id), which the scene does not have") }
-            Self.modify(&root, path) { $0.frame = frame }
-            touched.append(id)
-        }
-        for fields in own {
-            guard let path = paths[fields.id] else { throw Mismatch(description: "fields for node \(fields.id), which the scene does not have") }
-            Self.modify(&root, path) { node in
-                let children = node.children
-                node = fields
-                node.children = children
+        if !frames.isEmpty || !own.isEmpty {
+            var fields = Dictionary(own.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+            var newFrames = Dictionary(frames.map { ($0.id, $0.frame) }, uniquingKeysWith: { _, last in last })
+            touched = frames.map(\.id) + own.map(\.id)
+            Self.walk(&root) { node in
+                if let frame = newFrames.removeValue(forKey: node.id) { node.frame = frame }
+                if var replacement = fields.removeValue(forKey: node.id) {
+                    replacement.children = node.children
+                    node = replacement
+                }
             }
-            touched.append(fields.id)
+            if let id = newFrames.keys.first ?? fields.keys.first {
+                throw Mismatch(description: "new fields for node \(id), which the scene does not have")
+            }
         }
         // Children lists: new and read-again nodes placed as focusd places them (upserts are
         // applied in order, removals after them, so a sibling about to go still counts). The
@@ -125,8 +126,7 @@ public struct ScenePatch: Sendable {
         let kept = touched.compactMap { id in paths[id].map { (id, $0) } }.sorted { $0.1.count < $1.1.count }
         for (id, path) in kept where !covered.contains(id) && !path.isEmpty {
             let node = Self.node(root, path)
-            let parent = Self.node(root, Array(path.dropLast()))
-            fields.append(NodePatch(parent: parent.id, node: node))
+            fields.append(NodePatch(parent: path.count == 1 ? root.id : Self.parentId(root, path), node: node))
             if node.children != nil { Self.collect(node, into: &covered) }
         }
         // A patch inside a subtree another patch sends whole is carried by that one; so is a
@@ -159,9 +159,23 @@ public struct ScenePatch: Sendable {
         return paths
     }
 
+    /// `body` on the node at `path`. Each level's children are taken out while they change, so
+    /// the array is not copied (it is, once, while another copy of the scene shares it).
     private static func modify(_ node: inout Node, _ path: ArraySlice<Int>, _ body: (inout Node) -> Void) {
         guard let first = path.first else { return body(&node) }
-        modify(&node.children![first], path.dropFirst(), body)
+        var children = node.children ?? []
+        node.children = nil
+        modify(&children[first], path.dropFirst(), body)
+        node.children = children
+    }
+
+    /// `body` on every node, parents before their children (as `modify`, without copies).
+    private static func walk(_ node: inout Node, _ body: (inout Node) -> Void) {
+        body(&node)
+        guard var children = node.children else { return }
+        node.children = nil
+        for index in children.indices { walk(&children[index], body) }
+        node.children = children
     }
 
     private static func modify(_ node: inout Node, _ path: [Int], _ body: (inout Node) -> Void) {
@@ -169,9 +183,17 @@ public struct ScenePatch: Sendable {
     }
 
     private static func node(_ root: Node, _ path: [Int]) -> Node {
-        var node = root
-        for index in path { node = node.children![index] }
+        guard let first = path.first else { return root }
+        var node = root.children![first]
+        for index in path.dropFirst() { node = node.children![index] }
         return node
+    }
+
+    /// The id of the parent of the node at `path` (not the root's).
+    private static func parentId(_ root: Node, _ path: [Int]) -> String {
+        var node = root
+        for index in path.dropLast() { node = node.children![index] }
+        return node.id
     }
 
     private static func collect(_ node: Node, into ids: inout Set<String>) {
@@ -260,18 +282,9 @@ enum PatchText {
 
     /// Whether `node` has no field but those written above (its children are checked as written).
     static func handWritable(_ node: Node) -> Bool {
-        var rest = node
-        rest.frame = nil
-        rest.focusable = nil
-        rest.disabled = nil
-        rest.interactions = nil
-        rest.section = nil
-        rest.role = nil
-        rest.remembersLastFocus = nil
-        rest.modal = nil
-        rest.scroll = nil
-        rest.children = nil
-        return rest == Node(id: node.id)
+        node.scope == nil && node.prefersDefaultFocus == nil && node.defaultFocus == nil && node.bindings == nil
+            && node.accessibilityBindings == nil && node.values == nil && node.sceneValues == nil && node.focusEffectDisabled == nil
+            && node.wrap == nil && node.next == nil && node.collection == nil && node.index == nil
     }
 
     private static func write(_ frame: Rect, into json: inout JSONBytes) throws {

@@ -116,6 +116,12 @@ struct ScenePatchTests {
                         scroll: Scroll(axis: .horizontal, contentWidth: 900, contentHeight: 40, offsetX: 12, offsetY: 0, policy: .center, margin: 8))
         node.children = [Node(id: "c", frame: Rect(x: 0, y: 0, width: 1, height: 1), disabled: true)]
         #expect(PatchText.handWritable(node))
+        // Every field of Node is either written by hand or checked by `handWritable`: a new field
+        // must be added to one of them.
+        let known: Set<String> = ["id", "frame", "focusable", "disabled", "interactions", "section", "role", "remembersLastFocus", "modal",
+                                  "scroll", "children", "scope", "prefersDefaultFocus", "defaultFocus", "bindings", "accessibilityBindings",
+                                  "values", "sceneValues", "focusEffectDisabled", "wrap", "next", "collection", "index"]
+        #expect(Set(Mirror(reflecting: Node(id: "x")).children.compactMap(\.label)) == known)
         var marked = node
         marked.bindings = [Binding(name: "play")]
         #expect(!PatchText.handWritable(marked))

@@ -63,7 +63,7 @@
   let sequence = 0;            // scene messages sent (scene, patch, offsets): the adapter finds a gap by it
   let observed = new Set();
   let readNow = null;          // nodes read in the current pass (their frames are new already)
-  const stats = { whole: 0, patches: 0, verified: 0, corrections: 0 };
+  const stats = { whole: 0, patches: 0, verified: 0, corrections: 0, lastPatchMs: 0 };
   // What the page's notices since the last message name: subtrees to read again, removed nodes.
   const BURST_LIMIT = 200;     // more roots than this in one burst: the whole page is read again
   const newPending = (whole) => ({ dirty: new Set(), removed: new Set(), whole });
@@ -793,6 +793,7 @@
     // No binding in this context yet: nothing is sent or marked sent; `retry` sends it once the
     // adapter has installed the binding here.
     if (typeof window[BINDING] !== "function") { unsent = true; pending.whole = true; return; }
+    const started = performance.now();
     const change = fresh || !tree || notes.whole ? null : update(notes);
     if (!change) {
       const root = read();
@@ -836,6 +837,7 @@
     message.seq = ++sequence;
     stats.patches++;
     send(message);
+    stats.lastPatchMs = Math.round((performance.now() - started) * 100) / 100;
     verifyLater();
   }
 
@@ -855,27 +857,39 @@
     send({ t: "offsets", seq: ++sequence, offsets: JSON.parse(offsets) });
   }
 
-  // The safety net of the incremental path: at the next idle time after a patch, the whole page
-  // is read once and compared with the scene kept; a difference (a change CSS carried where no
-  // notice named it) sends the whole scene. Once per burst: an idle page is never read.
-  let verifying = false;
+  // The safety net of the incremental path: once the page has been quiet for VERIFY_QUIET ms
+  // after a patch (at most VERIFY_LATEST ms after the first patch not checked), at its next
+  // idle time, the whole page is read and compared with the scene kept; a difference (a change
+  // CSS carried where no notice named it) sends the whole scene. Not at once: a whole read
+  // running beside the adapter and focusd while they apply the patch slowed it (2 cores). An
+  // idle page is never read.
+  const VERIFY_QUIET = 500, VERIFY_LATEST = 2000;
+  let verifyTimer = null;
+  let unverifiedSince = 0;
   function verifyLater() {
-    if (verifying || typeof requestIdleCallback !== "function") return;
-    verifying = true;
-    requestIdleCallback(() => {
-      verifying = false;
-      if (scheduled || !ready || !tree || typeof window[BINDING] !== "function") return;
-      const kept = structureOf(tree);
-      const root = read();
-      stats.verified++;
-      if (structureOf(root) !== kept) {
-        stats.corrections++;
-        console.debug("focusd: the scene kept differed from the page; sent whole");
-        sendScene(root);
-      } else {
-        tree = root;
-      }
-    });
+    const now = performance.now();
+    if (!unverifiedSince) unverifiedSince = now;
+    if (verifyTimer !== null) clearTimeout(verifyTimer);
+    const wait = Math.max(0, Math.min(VERIFY_QUIET, unverifiedSince + VERIFY_LATEST - now));
+    verifyTimer = setTimeout(() => {
+      verifyTimer = null;
+      if (typeof requestIdleCallback === "function") requestIdleCallback(verify); else verify();
+    }, wait);
+  }
+
+  function verify() {
+    unverifiedSince = 0;
+    if (scheduled || !ready || !tree || typeof window[BINDING] !== "function") return;
+    const kept = structureOf(tree);
+    const root = read();
+    stats.verified++;
+    if (structureOf(root) !== kept) {
+      stats.corrections++;
+      console.debug("focusd: the scene kept differed from the page; sent whole");
+      sendScene(root);
+    } else {
+      tree = root;
+    }
   }
 
   /** The node id of the element holding DOM focus (through open shadow roots), if a candidate. */
