@@ -8,6 +8,7 @@
 //     link.delegate = self                                   // a FocusdLinkDelegate
 //     link.start()                                           // connects, and reconnects for ever
 //     link.publish(scene)            // first time SetScene; later the diff (UpdateScene, ScrollTo)
+//     link.update(scene, requests)   // a change the adapter already knows (ScenePatch.apply): no diff
 //     link.activate("chromium:T")    // ActivateScene, now and after every reconnect
 //     link.reportFocus("login", in: "chromium:T")            // focus the interface moved itself
 //     link.withdraw("chromium:T")    // RemoveScene

@@ -52,46 +52,21 @@ struct ScenePatchTests {
 
     @Test("random changes applied as hand-written UpdateScene patches give focusd exactly the new tree")
     func patchesReproduceTheNewTree() throws {
-        let daemon = try TestFocusd()
-        defer { daemon.stop() }
-        let client = try VarlinkClient(path: daemon.socket)
-        var generator = SystemRandomNumberGenerator()
-        let pool = (0..<14).map { "n\($0)" }
-        var fresh = 0
-        var updates = 0
-        for round in 0..<100 {
-            let name = "patch\(round)"
-            var root = SceneDiffTests.randomTree(&generator, pool: pool)
-            try client.call("io.focusd.Focus.SetScene", ["scene": try JSONValue(encoding: Scene(name: name, root: root))])
-            for _ in 0..<4 {
-                var next = SceneDiffTests.edit(root, &generator, fresh: &fresh)
-                next.frame = root.frame
-                next.scroll = root.scroll
-                var patch = ScenePatch()
-                Self.derive(root, next, into: &patch)
-                var applied = root
-                let requests = try patch.apply(to: &applied)
-                #expect(Self.shapeWithOffsets(applied) == Self.shapeWithOffsets(next), "round \(round): the copy is the new tree")
-                if !requests.upsert.isEmpty || !requests.remove.isEmpty {
-                    updates += 1
-                    var json = JSONBytes()
-                    try PatchText.write(requests.upsert, into: &json)
-                    let upsert = try JSONValue.parse(String(decoding: json.bytes, as: UTF8.self))
-                    #expect(try upsert.decode([NodePatch].self) == requests.upsert, "the hand-written text decodes to the patches")
-                    do {
-                        try client.call("io.focusd.Focus.UpdateScene", [
-                            "scene": .string(name), "upsert": upsert, "remove": .array(requests.remove.map { .string($0) }),
-                        ])
-                    } catch {
-                        Issue.record("round \(round): \(error) for \(Self.shapeWithOffsets(root)) → \(Self.shapeWithOffsets(next)): upsert \(requests.upsert.map { "\($0.parent)/\($0.index.map(String.init) ?? "-")/\($0.node.id)" }), remove \(requests.remove)")
-                        throw error
-                    }
-                }
-                let held = try client.call("io.focusd.Inspect.GetScene", ["scene": .string(name)])
-                #expect(SceneDiffTests.shape(held["scene"]?["root"], offsets: [:]) == SceneDiffTests.shape(next, offsets: [:]), "round \(round)")
-                root = next
-            }
-            try client.call("io.focusd.Focus.RemoveScene", ["scene": .string(name)])
+        let updates = try SceneDiffTests.editRounds(100) { client, name, old, new in
+            var patch = ScenePatch()
+            Self.derive(old, new, into: &patch)
+            var applied = old
+            let requests = try patch.apply(to: &applied)
+            #expect(Self.shapeWithOffsets(applied) == Self.shapeWithOffsets(new), "the copy is the new tree")
+            guard !requests.upsert.isEmpty || !requests.remove.isEmpty else { return false }
+            var json = JSONBytes()
+            try PatchText.write(requests.upsert, into: &json)
+            let upsert = try JSONValue.parse(String(decoding: json.bytes, as: UTF8.self))
+            #expect(try upsert.decode([NodePatch].self) == requests.upsert, "the hand-written text decodes to the patches")
+            try client.call("io.focusd.Focus.UpdateScene", [
+                "scene": .string(name), "upsert": upsert, "remove": .array(requests.remove.map { .string($0) }),
+            ])
+            return true
         }
         #expect(updates > 100)
     }
