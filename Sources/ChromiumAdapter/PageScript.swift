@@ -66,6 +66,7 @@ enum PageScript {
   let unsent = false;          // a scene found no binding to send through
   let focusReports = 0;        // focus reports sent: the adapter says which it had seen when it applies focus
   let sequence = 0;            // scene messages sent (scene, patch, offsets): the adapter finds a gap by it
+  let forced = false;          // the adapter asked for the whole scene: sent even if it did not change
   let observed = new Set();
   let readNow = null;          // nodes read in the current pass (their frames are new already)
   const stats = { whole: 0, patches: 0, verified: 0, corrections: 0, lastPatchMs: 0 };
@@ -773,6 +774,7 @@ enum PageScript {
   /** Sends the whole scene (`root`, the tree kept from now on). */
   function sendScene(root) {
     const message = { t: "scene", url: location.href, seq: ++sequence };
+    forced = false;
     if (fresh) {
       message.fresh = true;
       message.focus = activeId();
@@ -802,7 +804,7 @@ enum PageScript {
     const change = fresh || !tree || notes.whole ? null : update(notes);
     if (!change) {
       const root = read();
-      if (fresh || !tree || structureOf(root) !== structureOf(tree)) { sendScene(root); return; }
+      if (fresh || forced || !tree || structureOf(root) !== structureOf(tree)) { sendScene(root); return; }
       tree = root;
       sendOffsets();
       return;
@@ -1040,6 +1042,7 @@ enum PageScript {
     /** Sends the whole scene read again (the adapter found a gap in the messages' sequence). */
     whole() {
       pending.whole = true;
+      forced = true;
       if (!ready) return false;
       flush();
       return true;

@@ -295,10 +295,21 @@ def main(session):
     recovered = wait_for(lambda: (lambda a: a if a and a not in ("g0", "g1") and a == focused() else None)(page.active()), 5)
     check("a removed subtree holding the focused element: its candidates go, focusd's recovery is applied to the page",
           recovered and not ({"g0", "g1"} & scene_ids()), f"DOM {page.active()}, focusd {focused()}")
+    # A patch out of sequence (as if a message had been lost; here a script of the page calls the
+    # binding itself): the adapter asks for the whole scene, and patches go on after it.
+    wholes = page.eval("__focusd.stats().whole")
+    page.eval("__focusdNotify(JSON.stringify({t: 'patch', seq: 1e6, frames: [['top', 0, 0, 1, 1]]})), true")
+    resent = wait_for(lambda: page.eval("__focusd.stats().whole") > wholes, 5)
+    page.eval("(b => { b.id = 'g9'; b.textContent = 'G9'; document.getElementById('bottom').before(b); })(document.createElement('button')), true")
+    after = wait_for(lambda: "g9" in scene_ids(), 5)
+    top = find(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"], "top") or {}
+    check("a patch out of sequence: the adapter asks the page for the whole scene, ignores the patch, and patches go on after",
+          resent and after and top.get("frame", {}).get("width", 1) > 1 and "does not fit" in session.adapter_log(),
+          f"whole reads {wholes} → {page.eval('__focusd.stats().whole')}, g9 {after}, top {top.get('frame')}")
     time.sleep(1.0)  # the agent checks the scene it kept once the page is quiet (500 ms), at idle time
     stats = page.eval("__focusd.stats()")
     check("these changes went as patches, and the whole read at idle time found nothing to correct",
-          stats["patches"] >= 5 and stats["corrections"] == 0 and stats["verified"] >= 1, json.dumps(stats))
+          stats["patches"] >= 6 and stats["corrections"] == 0 and stats["verified"] >= 1, json.dumps(stats))
 
     # A web component's open shadow root and a same-origin frame (DOM focus read through both).
     page.send("Page.navigate", url=page_url("embed.html"))
