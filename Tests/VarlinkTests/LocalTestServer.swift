@@ -1,0 +1,124 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Varlink
+
+/// The test service on an event loop of its own, reached through the in-process connection
+/// (``VarlinkService/makeLocalConnection(peer:eventLoop:configuration:onReply:)``): the same
+/// connection core as a socket's (order, turns, dispatch, hooks, errors), without the socket.
+/// For what the service and the connection decide; framing, caps on connections, credentials
+/// read from a socket and slow readers keep ``TestServer``.
+final class LocalTestServer: @unchecked Sendable {
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let loop: any EventLoop
+    private let service: NIOLoopBound<VarlinkService>
+
+    /// The peer the tests' clients are by default: this process, as SO_PEERCRED would read it.
+    static let me = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
+
+    /// A refused connection (the service's `acceptConnection` said no).
+    struct Refused: Error {}
+
+    /// - Parameter make: builds the service, on the loop (the test service by default).
+    init(make: @escaping @Sendable () -> VarlinkService = { makeTestService() }) throws {
+        let loop = group.next()
+        self.loop = loop
+        service = try loop.submit { NIOLoopBound(make(), eventLoop: loop) }.wait()
+    }
+
+    deinit { try? group.syncShutdownGracefully() }
+
+    /// A new connection as `peer`; throws ``Refused`` when the service refuses it.
+    func client(peer: PeerCredentials = LocalTestServer.me) throws -> LocalTestClient {
+        let client = LocalTestClient(loop: loop)
+        let service = self.service
+        let loop = self.loop
+        let local = try loop.submit { () -> NIOLoopBound<VarlinkLocalConnection>? in
+            service.value.makeLocalConnection(peer: peer, eventLoop: loop) { client.received($0) }
+                .map { NIOLoopBound($0, eventLoop: loop) }
+        }.wait()
+        guard let local else { throw Refused() }
+        client.connection = local
+        return client
+    }
+}
+
+/// One in-process connection with ``VarlinkClient``'s calls: each reply is waited for on a
+/// condition (it is the event; the timeout only bounds a service that never answers).
+final class LocalTestClient: @unchecked Sendable {
+    private let loop: any EventLoop
+    fileprivate var connection: NIOLoopBound<VarlinkLocalConnection>?
+    private let condition = NSCondition()
+    private var replies: [VarlinkReply] = []
+
+    fileprivate init(loop: any EventLoop) { self.loop = loop }
+
+    deinit { close() }
+
+    fileprivate func received(_ reply: VarlinkReply) {
+        condition.lock()
+        replies.append(reply)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Delivers one call, as a socket's bytes would.
+    func send(_ call: VarlinkCall) throws {
+        guard let connection else { throw VarlinkClientError.connectionClosed }
+        try loop.submit { connection.value.receive(call) }.wait()
+    }
+
+    /// The next reply (10 s bounds a service that never answers).
+    func receive(timeout: Duration = .seconds(10)) throws -> VarlinkReply {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while replies.isEmpty {
+            guard condition.wait(until: deadline) else { break }
+        }
+        guard !replies.isEmpty else { throw VarlinkClientError.timedOut }
+        return replies.removeFirst()
+    }
+
+    @discardableResult
+    func call(_ method: String, _ parameters: JSONValue = [:]) throws -> JSONValue {
+        try send(VarlinkCall(method: method, parameters: parameters))
+        let reply = try receive()
+        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
+        return reply.parameters
+    }
+
+    func callOneway(_ method: String, _ parameters: JSONValue = [:]) throws {
+        try send(VarlinkCall(method: method, parameters: parameters, oneway: true))
+    }
+
+    /// Sends a `more` call; its replies' parameters come from `next()`, nil after the final one.
+    func callMore(_ method: String, _ parameters: JSONValue = [:]) throws -> LocalReplies {
+        try send(VarlinkCall(method: method, parameters: parameters, more: true))
+        return LocalReplies(client: self)
+    }
+
+    /// Closes the connection; its close hooks have run when this returns.
+    func close() {
+        guard let connection else { return }
+        self.connection = nil
+        try? loop.submit { connection.value.close() }.wait()
+    }
+}
+
+/// The replies to a `more` call on a ``LocalTestClient``.
+final class LocalReplies {
+    private let client: LocalTestClient
+    private var finished = false
+
+    fileprivate init(client: LocalTestClient) { self.client = client }
+
+    func next() throws -> JSONValue? {
+        guard !finished else { return nil }
+        let reply = try client.receive()
+        if !reply.continues { finished = true }
+        if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
+        return reply.parameters
+    }
+}
