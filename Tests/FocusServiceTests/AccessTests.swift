@@ -255,6 +255,10 @@ extension ServiceSocketTests {
                 #expect(reply["error"]?.stringValue == error, "\(reply)")
                 if error == nil { #expect(reply["parameters"] != nil && reply["parameters"] != [:], "\(reply)") }
             }
+            // The same credential given to the in-process connection of the same daemon (root's
+            // socket group is 0 here: no `focusd` group) is answered the same, reply for reply.
+            let given = try InProcessFocusd(config: rule.config, demo: true, socketGID: 0)
+            #expect(try AccessRuleTests.replies(given, groups: rule.groups, rule.calls) == replies)
         }
 
         @Test("a peer whose only supplementary group is the socket's is allowed; so are peers with two and with 300 groups")

@@ -30,11 +30,11 @@ final class LocalTestServer: @unchecked Sendable {
 
     /// A new connection as `peer`; throws ``Refused`` when the service refuses it.
     func client(peer: PeerCredentials = LocalTestServer.me) throws -> LocalTestClient {
-        let client = LocalTestClient(loop: loop)
+        let client = LocalTestClient(server: self)
         let service = self.service
         let loop = self.loop
         let local = try loop.submit { () -> NIOLoopBound<VarlinkLocalConnection>? in
-            service.value.makeLocalConnection(peer: peer, eventLoop: loop) { client.received($0) }
+            service.value.makeLocalConnection(peer: peer, eventLoop: loop) { [weak client] in client?.received($0) }
                 .map { NIOLoopBound($0, eventLoop: loop) }
         }.wait()
         guard let local else { throw Refused() }
@@ -46,12 +46,14 @@ final class LocalTestServer: @unchecked Sendable {
 /// One in-process connection with ``VarlinkClient``'s calls: each reply is waited for on a
 /// condition (it is the event; the timeout only bounds a service that never answers).
 final class LocalTestClient: @unchecked Sendable {
-    private let loop: any EventLoop
+    /// Kept alive while a client uses its loop.
+    private let server: LocalTestServer
+    private var loop: any EventLoop { server.loop }
     fileprivate var connection: NIOLoopBound<VarlinkLocalConnection>?
     private let condition = NSCondition()
     private var replies: [VarlinkReply] = []
 
-    fileprivate init(loop: any EventLoop) { self.loop = loop }
+    fileprivate init(server: LocalTestServer) { self.server = server }
 
     deinit { close() }
 

@@ -76,11 +76,11 @@ final class InProcessFocusd: @unchecked Sendable {
     /// A new connection, as a client with `peer`'s credentials (this process's by default): the
     /// access rules judge it exactly as a socket peer whose SO_PEERCRED reads `peer`.
     func connect(peer: PeerCredentials = InProcessFocusd.me) throws -> LocalClient {
-        let client = LocalClient()
+        let client = LocalClient(daemon: self)
         let service = self.service
         let loop = self.loop
         let local = try loop.submit { () -> NIOLoopBound<VarlinkLocalConnection>? in
-            service.value.makeLocalConnection(peer: peer, eventLoop: loop) { client.received($0) }
+            service.value.makeLocalConnection(peer: peer, eventLoop: loop) { [weak client] in client?.received($0) }
                 .map { NIOLoopBound($0, eventLoop: loop) }
         }.wait()
         guard let local else { throw TestFailure("the service refused the connection") }
@@ -139,10 +139,14 @@ final class CapturedLog: LogHandler, @unchecked Sendable {
 /// One in-process connection, with ``TestClient``'s calls (``ServiceClient``): each blocks until
 /// its reply comes (the reply is the event; 10 s only bounds a service that never answers).
 final class LocalClient: ServiceClient, @unchecked Sendable {
+    /// Kept alive while a client uses its loop.
+    private let daemon: InProcessFocusd
     private let condition = NSCondition()
     private var replies: [VarlinkReply] = []
     private var connection: NIOLoopBound<VarlinkLocalConnection>?
     private var loop: (any EventLoop)?
+
+    fileprivate init(daemon: InProcessFocusd) { self.daemon = daemon }
 
     /// Closed when the test lets go of it, as a socket client's descriptor is.
     deinit { close() }
@@ -181,6 +185,7 @@ final class LocalClient: ServiceClient, @unchecked Sendable {
     /// when this returns.
     func close() {
         guard let connection, let loop else { return }
+        self.connection = nil
         try? loop.submit { connection.value.close() }.wait()
     }
 
