@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 import Varlink
 
 /// The test service on an event loop of its own, reached through the in-process connection
@@ -34,7 +35,7 @@ final class LocalTestServer: @unchecked Sendable {
         let service = self.service
         let loop = self.loop
         let local = try loop.submit { () -> NIOLoopBound<VarlinkLocalConnection>? in
-            service.value.makeLocalConnection(peer: peer, eventLoop: loop) { [weak client] in client?.received($0) }
+            service.value.makeLocalConnection(peer: peer, eventLoop: loop, onReply: client.replies.put)
                 .map { NIOLoopBound($0, eventLoop: loop) }
         }.wait()
         guard let local else { throw Refused() }
@@ -50,19 +51,13 @@ final class LocalTestClient: @unchecked Sendable {
     private let server: LocalTestServer
     private var loop: any EventLoop { server.loop }
     fileprivate var connection: NIOLoopBound<VarlinkLocalConnection>?
-    private let condition = NSCondition()
-    private var replies: [VarlinkReply] = []
+    /// Where the loop delivers replies: the loop holds this, never the client, so the client
+    /// (and its server) always go on the test's thread.
+    fileprivate let replies = LocalReplyBox()
 
     fileprivate init(server: LocalTestServer) { self.server = server }
 
     deinit { close() }
-
-    fileprivate func received(_ reply: VarlinkReply) {
-        condition.lock()
-        replies.append(reply)
-        condition.broadcast()
-        condition.unlock()
-    }
 
     /// Delivers one call, as a socket's bytes would.
     func send(_ call: VarlinkCall) throws {
@@ -72,15 +67,8 @@ final class LocalTestClient: @unchecked Sendable {
 
     /// The next reply (10 s bounds a service that never answers).
     func receive(timeout: Duration = .seconds(10)) throws -> VarlinkReply {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while replies.isEmpty {
-            guard condition.wait(until: deadline) else { break }
-        }
-        guard !replies.isEmpty else { throw VarlinkClientError.timedOut }
-        return replies.removeFirst()
+        guard let reply = replies.take(timeout: timeout) else { throw VarlinkClientError.timedOut }
+        return reply
     }
 
     @discardableResult
@@ -106,6 +94,24 @@ final class LocalTestClient: @unchecked Sendable {
         guard let connection else { return }
         self.connection = nil
         try? loop.submit { connection.value.close() }.wait()
+    }
+}
+
+/// Replies the loop delivers, taken in order by the test's thread.
+final class LocalReplyBox: @unchecked Sendable {
+    private let queue = Mutex<[VarlinkReply]>([])
+    private let arrived = DispatchSemaphore(value: 0)
+
+    func put(_ reply: VarlinkReply) {
+        queue.withLock { $0.append(reply) }
+        arrived.signal()
+    }
+
+    /// The next reply, or nil when none came within `timeout`.
+    func take(timeout: Duration) -> VarlinkReply? {
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        guard arrived.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else { return nil }
+        return queue.withLock { $0.removeFirst() }
     }
 }
 

@@ -80,7 +80,7 @@ final class InProcessFocusd: @unchecked Sendable {
         let service = self.service
         let loop = self.loop
         let local = try loop.submit { () -> NIOLoopBound<VarlinkLocalConnection>? in
-            service.value.makeLocalConnection(peer: peer, eventLoop: loop) { [weak client] in client?.received($0) }
+            service.value.makeLocalConnection(peer: peer, eventLoop: loop, onReply: client.replies.put)
                 .map { NIOLoopBound($0, eventLoop: loop) }
         }.wait()
         guard let local else { throw TestFailure("the service refused the connection") }
@@ -141,8 +141,9 @@ final class CapturedLog: LogHandler, @unchecked Sendable {
 final class LocalClient: ServiceClient, @unchecked Sendable {
     /// Kept alive while a client uses its loop.
     private let daemon: InProcessFocusd
-    private let condition = NSCondition()
-    private var replies: [VarlinkReply] = []
+    /// Where the loop delivers replies: the loop holds this, never the client, so the client
+    /// (and its daemon) always go on the test's thread.
+    fileprivate let replies = ReplyBox()
     private var connection: NIOLoopBound<VarlinkLocalConnection>?
     private var loop: (any EventLoop)?
 
@@ -156,13 +157,6 @@ final class LocalClient: ServiceClient, @unchecked Sendable {
         self.loop = loop
     }
 
-    fileprivate func received(_ reply: VarlinkReply) {
-        condition.lock()
-        replies.append(reply)
-        condition.broadcast()
-        condition.unlock()
-    }
-
     func send(_ call: VarlinkCall) throws {
         guard let connection, let loop else { throw TestFailure("not connected") }
         try loop.submit { connection.value.receive(call) }.wait()
@@ -170,13 +164,13 @@ final class LocalClient: ServiceClient, @unchecked Sendable {
 
     func receive(timeout: Duration?) throws -> VarlinkReply {
         let wait = timeout ?? .seconds(10)
-        guard let reply = waitForReply(timeout: wait) else { throw TestFailure("no reply within \(wait)") }
+        guard let reply = replies.take(timeout: wait) else { throw TestFailure("no reply within \(wait)") }
         return reply
     }
 
     /// The next reply's parameters (nil when none came within `timeout`); an error reply throws.
     func next(timeout: Duration) throws -> JSONValue? {
-        guard let reply = waitForReply(timeout: timeout) else { return nil }
+        guard let reply = replies.take(timeout: timeout) else { return nil }
         if let error = reply.error { throw VarlinkError(error, parameters: reply.parameters) }
         return reply.parameters
     }
@@ -188,8 +182,22 @@ final class LocalClient: ServiceClient, @unchecked Sendable {
         self.connection = nil
         try? loop.submit { connection.value.close() }.wait()
     }
+}
 
-    private func waitForReply(timeout: Duration) -> VarlinkReply? {
+/// Replies the loop delivers, taken in order by the test's thread.
+final class ReplyBox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var replies: [VarlinkReply] = []
+
+    func put(_ reply: VarlinkReply) {
+        condition.lock()
+        replies.append(reply)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next reply, or nil when none came within `timeout`.
+    func take(timeout: Duration) -> VarlinkReply? {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let deadline = Date().addingTimeInterval(seconds)
         condition.lock()
