@@ -37,7 +37,7 @@ public struct VarlinkInterface: Hashable, Sendable {
         self.description = description
         self.name = parsed.name
         self.methods = parsed.methods
-        self.typeNames = parsed.typeNames
+        self.typeNames = parsed.typeDeclarations.map(\.name)
         self.errorNames = parsed.errorNames
     }
 
@@ -45,8 +45,11 @@ public struct VarlinkInterface: Hashable, Sendable {
     /// enum type has none). Not a stored property: an interface is copied on every call, and
     /// another dictionary in it cost each call its retain and release.
     public static func typeFields(of description: String) throws(VarlinkInterfaceSyntaxError) -> [String: [String]] {
-        var parser = InterfaceParser(text: description)
-        return try parser.parse().typeFields
+        var fields: [String: [String]] = [:]
+        for (name, type) in try typeDeclarations(of: description) {
+            if case .structure(let members) = type { fields[name] = members.map(\.name) }
+        }
+        return fields
     }
 
     /// Every `type` declaration of `description`, in order, with its whole type (a struct's fields
@@ -82,10 +85,7 @@ public struct VarlinkField: Hashable, Sendable {
     public var name: String
     public var type: VarlinkType
 
-    public init(name: String, type: VarlinkType) {
-        self.name = name
-        self.type = type
-    }
+    public init(name: String, type: VarlinkType) { (self.name, self.type) = (name, type) }
 }
 
 /// A syntax error in a Varlink interface definition.
@@ -111,8 +111,6 @@ struct InterfaceParser {
     struct Result {
         var name = ""
         var methods: [String: VarlinkInterface.Method] = [:]
-        var typeNames: [String] = []
-        var typeFields: [String: [String]] = [:]
         var typeDeclarations: [(name: String, type: VarlinkType)] = []
         var errorNames: [String] = []
     }
@@ -250,19 +248,16 @@ struct InterfaceParser {
                 result.methods[member] = VarlinkInterface.Method(name: member, inputFields: input, outputFields: output)
             case "type":
                 guard current.kind == .punct("(") else { throw error("expected '(' after type name, found \(describe(current))") }
-                let declared = try structOrEnum()
-                if case .structure(let fields) = declared { result.typeFields[member] = fields.map(\.name) }
-                result.typeNames.append(member)
-                result.typeDeclarations.append((member, declared))
+                result.typeDeclarations.append((member, try structOrEnum()))
             default:
                 _ = try structFields()
                 result.errorNames.append(member)
             }
         }
-        if result.methods.isEmpty && result.typeNames.isEmpty && result.errorNames.isEmpty {
+        if result.methods.isEmpty && result.typeDeclarations.isEmpty && result.errorNames.isEmpty {
             throw error("an interface needs at least one member")
         }
-        let typeNames = Set(result.typeNames)
+        let typeNames = Set(result.typeDeclarations.map(\.name))
         for reference in references where !typeNames.contains(reference.name) {
             throw error("unknown type '\(reference.name)'", at: reference.token)
         }

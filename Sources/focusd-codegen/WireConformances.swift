@@ -18,32 +18,27 @@ struct WireTable {
     /// Where each entry stands (`table:line`), for errors about it.
     var lines: [String: String] = [:]
 
+    /// Each entry's form: its words.
+    static let forms = [
+        "interface": "interface PATH", "name": "name TYPE SWIFT", "skip": "skip TYPE", "enum": "enum TYPE.FIELD SWIFT",
+        "keys": "keys TYPE SWIFT",
+    ]
+
     init(text: String, path: String) throws(CodegenError) {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let words = line.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard let verb = words.first else { continue }
             let place = "\(path):\(number + 1)"
-            func expect(_ count: Int, _ form: String) throws(CodegenError) {
-                guard words.count == count else { throw CodegenError("\(place): expected '\(form)'") }
-            }
-            switch verb {
-            case "interface":
-                try expect(2, "interface PATH")
-                interfaces.append(words[1])
-            case "name":
-                try expect(3, "name TYPE SWIFT")
-                names[words[1]] = words[2]
-            case "skip":
-                try expect(2, "skip TYPE")
-                skipped.insert(words[1])
-            case "enum":
-                try expect(3, "enum TYPE.FIELD SWIFT")
-                enums[words[1]] = words[2]
-            case "keys":
-                try expect(3, "keys TYPE SWIFT")
-                keys[words[1]] = words[2]
-            default:
+            guard let form = Self.forms[verb] else {
                 throw CodegenError("\(place): unknown entry '\(verb)' (interface, name, skip, enum or keys)")
+            }
+            guard words.count == form.split(separator: " ").count else { throw CodegenError("\(place): expected '\(form)'") }
+            switch verb {
+            case "interface": interfaces.append(words[1])
+            case "name": names[words[1]] = words[2]
+            case "skip": skipped.insert(words[1])
+            case "enum": enums[words[1]] = words[2]
+            default: keys[words[1]] = words[2]
             }
             guard lines[verb + " " + words[1]] == nil else { throw CodegenError("\(place): '\(verb) \(words[1])' again") }
             lines[verb + " " + words[1]] = place
