@@ -36,10 +36,11 @@ struct Codegen: BuildToolPlugin {
         let tool = try context.tool(named: "focusd-codegen").url
         if target.name == "FocusWire" {
             let output = context.pluginWorkDirectoryURL.appending(path: "WireConformances.swift")
-            // The interfaces the table names are inputs too (read here only for their paths).
+            // The interfaces the table names are inputs too (read here only for their paths, as
+            // focusd-codegen reads the table: `#` starts a comment, words split at blanks).
             let table = try String(contentsOf: root.appending(path: Self.wireTable), encoding: .utf8)
             let interfaces = table.split(separator: "\n").compactMap { line -> String? in
-                let words = line.split(separator: " ")
+                let words = line.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" })
                 return words.count == 2 && words[0] == "interface" ? String(words[1]) : nil
             }
             return [
