@@ -50,6 +50,15 @@ let package = Package(
         // The operating system seam: errno, descriptors, files, sockets, clocks, signals (Glibc only).
         .target(name: "SystemCalls"),
 
+        // Varlink interface definitions: the parser (names for routing, types for the generator).
+        // Its own target, with no dependency, so the code generator builds without SwiftNIO.
+        .target(name: "VarlinkIDL"),
+        // The Swift the build generates instead of committing it (issue 25): the Codable
+        // conformances of the wire types from the `.varlink` files, and the texts the programs
+        // embed. The Codegen plugin runs it for FocusWire, FocusService and ChromiumAdapter.
+        .executableTarget(name: "focusd-codegen", dependencies: ["VarlinkIDL", "SystemCalls"]),
+        .plugin(name: "Codegen", capability: .buildTool(), dependencies: ["focusd-codegen"]),
+
         // Pure cores: no I/O, no Glibc.
         .target(name: "FocusEngine"),
         .target(name: "InputMapping"),
@@ -68,7 +77,7 @@ let package = Package(
         .target(
             name: "Varlink",
             dependencies: [
-                "SystemCalls",
+                "SystemCalls", "VarlinkIDL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -83,7 +92,10 @@ let package = Package(
         // fast readers and writers of the hot messages), scene files (decoded as the socket decodes
         // scenes), the wire form of io.focusd.Input devices and the method tables. FocusEngine
         // holds no wire code; FocusWire depends on it, never the reverse.
-        .target(name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink", "SystemCalls"]),
+        // The conformances are generated from the interfaces by the Codegen plugin (WireTypes.txt).
+        .target(
+            name: "FocusWire", dependencies: ["FocusEngine", "InputMapping", "Varlink", "SystemCalls"],
+            exclude: ["WireTypes.txt"], plugins: ["Codegen"]),
         .target(
             name: "FocusService",
             dependencies: [
@@ -92,7 +104,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Resources"]
+            exclude: ["Resources"],
+            // EmbeddedResources' texts (the Resources, web/focusd.js, web/demo.html), generated.
+            plugins: ["Codegen"]
         ),
         .executableTarget(
             name: "focusd",
@@ -114,7 +128,7 @@ let package = Package(
         // that owns scenes, sends their diffs and survives focusd restarting (adapters.md §1).
         .target(name: "AdapterKit", dependencies: ["FocusEngine", "FocusWire", "Varlink", "SystemCalls"]),
         // The adapters: Chromium over the DevTools protocol (ChromiumAdapter) and AT-SPI.
-        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "FocusWire", "Varlink", "SystemCalls", "CMalloc"], exclude: ["Page"]),
+        .target(name: "ChromiumAdapter", dependencies: ["AdapterKit", "FocusEngine", "FocusWire", "Varlink", "SystemCalls", "CMalloc"], exclude: ["Page"], plugins: ["Codegen"]),
         .executableTarget(
             name: "focusd-adapter",
             dependencies: [

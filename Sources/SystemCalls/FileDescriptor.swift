@@ -95,6 +95,13 @@ extension Posix {
         }
     }
 
+    /// Replaces the file at `path` (created with mode 0644 less the umask) by `bytes`.
+    public static func writeWholeFile(_ path: String, _ bytes: some Collection<UInt8>) throws(PosixError) {
+        let fd = try required("open", path: path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        defer { closeDescriptor(fd) }
+        try writeAll(fd, bytes)
+    }
+
     /// Writes all of `bytes` to `fd` with write(2), waiting as a blocking descriptor does.
     public static func writeAll(_ fd: Int32, _ bytes: some Collection<UInt8>) throws(PosixError) {
         try transferAll(bytes, call: "write") { pointer, count in systemWrite(fd, pointer, count) }

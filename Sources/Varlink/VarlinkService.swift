@@ -1,3 +1,6 @@
+// The interface definitions (VarlinkInterface, its parser) are VarlinkIDL's, a target of their own
+// so the code generator can read them without SwiftNIO; every user of Varlink sees them as before.
+@_exported import VarlinkIDL
 import Logging
 import NIOCore
 

@@ -5,11 +5,23 @@ import Testing
 
 @Suite("The page agent")
 struct PageScriptTests {
-    @Test("the embedded page agent is Page/page.js verbatim (scripts/embed-page-script)")
+    @Test("the embedded page agent is Page/page.js verbatim, and its generated file's header names it")
     func embeddedScriptIsTheSource() throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/ChromiumAdapter/Page/page.js").standardized.path
         #expect(PageScript.source == (try String(contentsOfFile: source, encoding: .utf8)))
+        let generated = try String(contentsOfFile: PageScript.generatedFile, encoding: .utf8)
+        #expect(generated.prefix { $0 != "\n" }.contains("Sources/ChromiumAdapter/Page/page.js"))
+    }
+
+    @Test("--keyboards focusd rewrites the one KEYBOARDS line of the agent, and browser leaves it as it is")
+    func keyboardsRewritesItsLine() {
+        #expect(PageScript.source.ranges(of: PageScript.keyboardsLine).count == 1)
+        #expect(PageScript.source(keyboards: .browser) == PageScript.source)
+        let focusd = PageScript.source(keyboards: .focusd)
+        #expect(!focusd.contains(PageScript.keyboardsLine))
+        #expect(focusd.ranges(of: #"const KEYBOARDS = "focusd";"#).count == 1)
+        #expect(focusd.count == PageScript.source.count - "browser".count + "focusd".count)
     }
 
     @Test("commands reach pages as UI Events key values")

@@ -3,13 +3,14 @@ import Testing
 
 @testable import FocusService
 
-/// The daemon serves its interface files and demo scene from its binary
-/// (scripts/embed-resources); these keep them equal to the files and to the contract.
+/// The daemon serves its interface files and demo scene from its binary; their texts are generated
+/// at build time from the files (the Codegen plugin), and these keep them equal to the files and
+/// to the contract.
 @Suite("Embedded resources")
 struct EmbeddedResourcesTests {
     static let resources = ServiceTestPaths.root + "/Sources/FocusService/Resources/"
 
-    @Test("every embedded text (interfaces, demo scene, web/focusd.js, web/demo.html) equals its source file whole (run scripts/embed-resources)")
+    @Test("every embedded text (interfaces, demo scene, web/focusd.js, web/demo.html) equals its source file whole")
     func embeddedEqualsFiles() throws {
         let pairs = [
             ("Sources/FocusService/Resources/io.focusd.Focus.varlink", EmbeddedResources.focusInterface),
@@ -26,9 +27,14 @@ struct EmbeddedResourcesTests {
 
     @Test("the generated file's header names each of its real sources")
     func headerNamesSources() throws {
-        let generated = try String(contentsOfFile: ServiceTestPaths.root + "/Sources/FocusService/EmbeddedResources.swift", encoding: .utf8)
+        let generated = try String(contentsOfFile: EmbeddedResources.generatedFile, encoding: .utf8)
         let header = generated.prefix { $0 != "\n" }
-        for source in ["Sources/FocusService/Resources/", "web/focusd.js", "web/demo.html"] {
+        #expect(header.hasPrefix("// GENERATED at build time"), "\(header)")
+        for source in [
+            "Sources/FocusService/Resources/io.focusd.Focus.varlink", "Sources/FocusService/Resources/io.focusd.Input.varlink",
+            "Sources/FocusService/Resources/io.focusd.Inspect.varlink", "Sources/FocusService/Resources/demo-scene.json",
+            "web/focusd.js", "web/demo.html",
+        ] {
             #expect(header.contains(source), "the header does not name \(source): \(header)")
         }
     }

@@ -43,6 +43,28 @@ struct VarlinkInterfaceTests {
         #expect(try VarlinkInterface(description: text).typeNames == ["T"])
     }
 
+    @Test("keeps each type declaration whole: nested structs, enums, maps, arrays and optionals, in order")
+    func typeDeclarations() throws {
+        let text = """
+            interface a.b
+            type T (m: [string]?[]int, e: ?(one, two), s: (x: float, y: object), o: ?T, b: []bool, n: ())
+            type K (up, down)
+            method M(t: T) -> ()
+            """
+        let declarations = try VarlinkInterface.typeDeclarations(of: text)
+        #expect(declarations.map(\.name) == ["T", "K"])
+        #expect(declarations.first?.type == .structure([
+            VarlinkField(name: "m", type: .map(.optional(.array(.int)))),
+            VarlinkField(name: "e", type: .optional(.enumeration(["one", "two"]))),
+            VarlinkField(name: "s", type: .structure([VarlinkField(name: "x", type: .float), VarlinkField(name: "y", type: .object)])),
+            VarlinkField(name: "o", type: .optional(.named("T"))),
+            VarlinkField(name: "b", type: .array(.bool)),
+            VarlinkField(name: "n", type: .structure([])),
+        ]))
+        #expect(declarations.last?.type == .enumeration(["up", "down"]))
+        #expect(try VarlinkInterface.typeFields(of: text) == ["T": ["m", "e", "s", "o", "b", "n"]])
+    }
+
     @Test("reports syntax errors with their line and column", arguments: [
         ("interface a.b\nmethod M() -> ()\nmethod N(x int) -> ()", 3, 12, "expected ':'"),
         ("interface a.b\n\nmethod M(x: Undeclared) -> ()", 3, 13, "unknown type 'Undeclared'"),

@@ -37,7 +37,7 @@ public struct VarlinkInterface: Hashable, Sendable {
         self.description = description
         self.name = parsed.name
         self.methods = parsed.methods
-        self.typeNames = parsed.typeNames
+        self.typeNames = parsed.typeDeclarations.map(\.name)
         self.errorNames = parsed.errorNames
     }
 
@@ -45,12 +45,47 @@ public struct VarlinkInterface: Hashable, Sendable {
     /// enum type has none). Not a stored property: an interface is copied on every call, and
     /// another dictionary in it cost each call its retain and release.
     public static func typeFields(of description: String) throws(VarlinkInterfaceSyntaxError) -> [String: [String]] {
+        var fields: [String: [String]] = [:]
+        for (name, type) in try typeDeclarations(of: description) {
+            if case .structure(let members) = type { fields[name] = members.map(\.name) }
+        }
+        return fields
+    }
+
+    /// Every `type` declaration of `description`, in order, with its whole type (a struct's fields
+    /// and their types, or an enum's values): what a code generator reads (focusd-codegen).
+    public static func typeDeclarations(of description: String) throws(VarlinkInterfaceSyntaxError) -> [(name: String, type: VarlinkType)] {
         var parser = InterfaceParser(text: description)
-        return try parser.parse().typeFields
+        return try parser.parse().typeDeclarations
     }
 
     /// The qualified name of a member, e.g. `io.focusd.Focus.GetState`.
     public func qualified(_ member: String) -> String { "\(name).\(member)" }
+}
+
+/// A type as an interface definition writes it (varlink.org's grammar).
+public indirect enum VarlinkType: Hashable, Sendable {
+    case bool, int, float, string, object
+    /// A `type` declared in the interface, by name.
+    case named(String)
+    /// `(a, b, c)`: one of these strings.
+    case enumeration([String])
+    /// `(name: type, ...)`.
+    case structure([VarlinkField])
+    /// `?T`: absent or null is allowed.
+    case optional(VarlinkType)
+    /// `[]T`.
+    case array(VarlinkType)
+    /// `[string]T`: an object whose member values are `T`.
+    case map(VarlinkType)
+}
+
+/// One field of a struct type, a method's parameters or an error's.
+public struct VarlinkField: Hashable, Sendable {
+    public var name: String
+    public var type: VarlinkType
+
+    public init(name: String, type: VarlinkType) { (self.name, self.type) = (name, type) }
 }
 
 /// A syntax error in a Varlink interface definition.
@@ -76,8 +111,7 @@ struct InterfaceParser {
     struct Result {
         var name = ""
         var methods: [String: VarlinkInterface.Method] = [:]
-        var typeNames: [String] = []
-        var typeFields: [String: [String]] = [:]
+        var typeDeclarations: [(name: String, type: VarlinkType)] = []
         var errorNames: [String] = []
     }
 
@@ -208,56 +242,53 @@ struct InterfaceParser {
             guard seen.insert(member).inserted else { throw error("'\(member)' is declared twice", at: memberToken) }
             switch kind {
             case "method":
-                let input = try structFields()
+                let input = try structFields().map(\.name)
                 try punct("->")
-                let output = try structFields()
+                let output = try structFields().map(\.name)
                 result.methods[member] = VarlinkInterface.Method(name: member, inputFields: input, outputFields: output)
             case "type":
                 guard current.kind == .punct("(") else { throw error("expected '(' after type name, found \(describe(current))") }
-                if let fields = try structOrEnum() { result.typeFields[member] = fields }
-                result.typeNames.append(member)
+                result.typeDeclarations.append((member, try structOrEnum()))
             default:
                 _ = try structFields()
                 result.errorNames.append(member)
             }
         }
-        if result.methods.isEmpty && result.typeNames.isEmpty && result.errorNames.isEmpty {
+        if result.methods.isEmpty && result.typeDeclarations.isEmpty && result.errorNames.isEmpty {
             throw error("an interface needs at least one member")
         }
-        let typeNames = Set(result.typeNames)
+        let typeNames = Set(result.typeDeclarations.map(\.name))
         for reference in references where !typeNames.contains(reference.name) {
             throw error("unknown type '\(reference.name)'", at: reference.token)
         }
         return result
     }
 
-    /// `( name: type, ... )` — a struct; returns the field names.
-    private mutating func structFields() throws(VarlinkInterfaceSyntaxError) -> [String] {
+    /// `( name: type, ... )` — a struct; returns its fields.
+    private mutating func structFields() throws(VarlinkInterfaceSyntaxError) -> [VarlinkField] {
         try punct("(")
-        var names: [String] = []
-        if accept(")") { return names }
+        var fields: [VarlinkField] = []
+        if accept(")") { return fields }
         repeat {
             let (field, token) = try word()
             guard Self.isFieldName(field) else { throw error("invalid field name '\(field)'", at: token) }
-            guard !names.contains(field) else { throw error("field '\(field)' appears twice", at: token) }
+            guard !fields.contains(where: { $0.name == field }) else { throw error("field '\(field)' appears twice", at: token) }
             try punct(":")
-            try type()
-            names.append(field)
+            fields.append(VarlinkField(name: field, type: try type()))
         } while accept(",")
         try punct(")")
-        return names
+        return fields
     }
 
-    /// `( a, b )` enum or `( a: t, ... )` struct; returns a struct's field names (`()` has none), nil for an enum.
-    @discardableResult
-    private mutating func structOrEnum() throws(VarlinkInterfaceSyntaxError) -> [String]? {
+    /// `( a, b )` enum or `( a: t, ... )` struct (`()` is a struct without fields).
+    private mutating func structOrEnum() throws(VarlinkInterfaceSyntaxError) -> VarlinkType {
         guard position + 2 < tokens.count else { throw error("unexpected end of text") }
         if case .word = tokens[position + 1].kind, tokens[position + 2].kind == .punct(":") {
-            return try structFields()
+            return .structure(try structFields())
         }
         if tokens[position + 1].kind == .punct(")") {
             position += 2
-            return []
+            return .structure([])
         }
         try punct("(")
         var names: [String] = []
@@ -268,37 +299,40 @@ struct InterfaceParser {
             names.append(value)
         } while accept(",")
         try punct(")")
-        return nil
+        return .enumeration(names)
     }
 
-    private mutating func type() throws(VarlinkInterfaceSyntaxError) {
+    private mutating func type() throws(VarlinkInterfaceSyntaxError) -> VarlinkType {
         if accept("?") {
             guard current.kind != .punct("?") else { throw error("'?' cannot be repeated") }
+            return .optional(try elementType())
         }
-        try elementType()
+        return try elementType()
     }
 
-    private mutating func elementType() throws(VarlinkInterfaceSyntaxError) {
+    private mutating func elementType() throws(VarlinkInterfaceSyntaxError) -> VarlinkType {
         if accept("[") {
             if accept("]") {
-                try type()
-                return
+                return .array(try type())
             }
             try keyword("string")
             try punct("]")
-            try type()
-            return
+            return .map(try type())
         }
         if current.kind == .punct("(") {
-            try structOrEnum()
-            return
+            return try structOrEnum()
         }
         let (name, token) = try word()
         switch name {
-        case "bool", "int", "float", "string", "object": return
+        case "bool": return .bool
+        case "int": return .int
+        case "float": return .float
+        case "string": return .string
+        case "object": return .object
         default:
             guard Self.isMemberName(name) else { throw error("unknown type '\(name)'", at: token) }
             references.append((name, token))
+            return .named(name)
         }
     }
 }
