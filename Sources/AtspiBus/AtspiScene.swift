@@ -44,7 +44,18 @@ public enum AtspiRole {
     public static let text = 61, toolBar = 63, tree = 65, treeTable = 66, window = 69, entry = 79
     public static let listBox = 98
 
+    public static let icon = 26, image = 27, progressBar = 42, pushButton = 43, radioButton = 44
+    public static let scrollBar = 48, separator = 50, toggleButton = 62
+
     public static let sections: Set<Int> = [toolBar, menuBar, pageTabList, list, listBox, table, tree, treeTable]
+    /// Roles whose accessible children are the widget's own parts, never a place focus can go:
+    /// their children lists are not read. GTK 3 exposes at most a button's image under push,
+    /// toggle and radio buttons; Qt 5 exposes its buttons' child widgets, which a button does not
+    /// have. Not among them: check boxes (a checkable Qt group box is a check box holding its
+    /// widgets), labels (a GTK 3 label's links are focusable children), spin buttons (Qt 5 may
+    /// expose the line edit inside), text (a Qt line edit holds its clear button).
+    public static let leaves: Set<Int> = [icon, image, progressBar, pushButton, radioButton, scrollBar, separator, slider, toggleButton]
+
     public static let textFields: Set<Int> = [text, entry, passwordText]
     public static let editable: Set<Int> = [spinButton, slider]
 }
@@ -91,6 +102,12 @@ public struct Accessible: Equatable, Sendable {
     public var childrenRead = false
     /// Whether `states` holds an answer of `GetState` yet.
     public var statesRead = false
+    /// Whether `role` holds an answer of `GetRole` yet (or the call failed: role 0).
+    public var roleRead = false
+    /// Whether the extents were asked for, and the children list (the reads made once the role and
+    /// state say the scene needs them).
+    public var extentsAsked = false
+    public var childrenAsked = false
 
     public init(path: String, parent: String?) {
         self.path = path
@@ -136,6 +153,15 @@ public struct AccessibleTree: Sendable {
         states.contains(AtspiStates.showing) || states.contains(AtspiStates.visible)
     }
 
+    /// What the scene needs of an accessible whose role and state are known, beyond them: its
+    /// extents (a window, a section, or focusable: a possible candidate) and its children list
+    /// (anything that may hold more than its own parts). Nothing while it is not shown.
+    public static func needs(_ node: Accessible, isWindow: Bool) -> (extents: Bool, children: Bool) {
+        guard mayShow(node.states) else { return (false, false) }
+        let extents = isWindow || AtspiRole.sections.contains(node.role) || node.states.contains(AtspiStates.focusable)
+        return (extents, !AtspiRole.leaves.contains(node.role))
+    }
+
     public func isShown(_ node: Accessible) -> Bool {
         node.states.contains(reportsShowing ? AtspiStates.showing : AtspiStates.visible)
     }
@@ -161,9 +187,19 @@ public struct AccessibleTree: Sendable {
         if states.contains(AtspiStates.sensitive) { reportsSensitive = true }
     }
 
-    /// The focused accessible among `window`'s descendants that are candidates, if any.
+    /// The accessible of the last `focused` event (cleared by its own `focused` off). Qt 5 leaves
+    /// FOCUSED set on a tab widget's current tab while focus is elsewhere, so "the first FOCUSED
+    /// accessible" is not the application's focus where an event says better.
+    public var lastFocused: String?
+
+    /// The application's focused accessible in `scene`, if any: the last one a `focused` event
+    /// named while it still has FOCUSED, else the first FOCUSED one in scene order.
     public func focusedCandidate(in scene: SceneNode) -> String? {
-        scene.ids().first { nodes[$0]?.states.contains(AtspiStates.focused) == true && $0 != scene.id }
+        if let last = lastFocused, last != scene.id, nodes[last]?.states.contains(AtspiStates.focused) == true,
+           scene.find(last) != nil {
+            return last
+        }
+        return scene.ids().first { nodes[$0]?.states.contains(AtspiStates.focused) == true && $0 != scene.id }
     }
 }
 
