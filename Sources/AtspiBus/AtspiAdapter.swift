@@ -148,7 +148,13 @@ public final class AtspiAdapter {
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "GetNameOwner", arguments: [.string(AtspiAdapter.registry)]
             ).first?.string ?? ""
-            try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Object'") { [unowned self] in self.objectEvent($0) }
+            // Only the members the adapter follows: a toolkit's other events (a progress bar's
+            // PropertyChange of its value, many a second in Qt's gallery) are not routed here.
+            for member in ["StateChanged", "ChildrenChanged", "BoundsChanged"] {
+                try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Object',member='\(member)'") { [unowned self] in
+                    self.objectEvent($0)
+                }
+            }
             try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Window'") { [unowned self] in self.windowEvent($0) }
             try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] signal in
                 if let name = signal.body.first?.string, signal.body.count == 3, signal.body[2].string == "" { self.appGone(name) }
