@@ -251,8 +251,11 @@ public final class AtspiAdapter {
     /// Reads an accessible's role and state (both in flight at once), then what the scene needs
     /// of it (`readNeeded`): most accessibles cost two or three calls instead of four (a button's
     /// children list, a panel's or a label's extents, and everything of a hidden subtree beyond
-    /// its root's role and state are not read).
-    private func read(_ app: App, _ path: String, parent: String) {
+    /// its root's role and state are not read). `eager` (a widget added while the window is
+    /// shown, and what it holds): its extents and children list are asked at once with the
+    /// role and state, one round trip instead of two, since the time to its scene counts more
+    /// than its calls.
+    private func read(_ app: App, _ path: String, parent: String, eager: Bool = false) {
         if app.tree[path] == nil || app.tree[path]?.parent != parent {
             app.tree.remove(path)
             app.tree[path] = Accessible(path: path, parent: parent)
@@ -265,6 +268,10 @@ public final class AtspiAdapter {
             self.answered(app, path, key)
         }
         readState(app, path)
+        if eager {
+            readExtents(app, path)
+            readChildren(app, path, eager: true)
+        }
     }
 
     /// Once an accessible's role and state are known (and again when it is shown, or becomes
@@ -308,13 +315,20 @@ public final class AtspiAdapter {
         }
     }
 
-    /// Reads an accessible's children list and reads the children it did not know.
-    private func readChildren(_ app: App, _ path: String) {
+    /// Reads an accessible's children list and reads the children it did not know. `eager`: asked
+    /// with the accessible's state, before its answer (the application answers in order, so the
+    /// state is known when the list arrives): the children are read only where it is shown, and
+    /// read eagerly too.
+    private func readChildren(_ app: App, _ path: String, eager: Bool = false) {
         app.tree.nodes[path]?.childrenAsked = true
         let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetChildren") { [unowned self] result in
             defer { self.answered(app, path, key) }
             guard case .success(let v) = result, let node = app.tree[path] else { return }
+            if eager && node.statesRead && !AccessibleTree.mayShow(node.states) {
+                app.tree.nodes[path]?.childrenAsked = false  // asked again when it is shown
+                return
+            }
             let children = (v.first?.items ?? []).compactMap { child -> String? in
                 guard let parts = child.items, parts.count == 2, parts[0].string == app.bus else { return nil }
                 return parts[1].string
@@ -324,7 +338,7 @@ public final class AtspiAdapter {
             app.tree.nodes[path]?.children = children
             app.tree.nodes[path]?.childrenRead = true
             for child in children where app.tree[child]?.parent != path || path == AtspiAdapter.root {
-                self.read(app, child, parent: path)
+                self.read(app, child, parent: path, eager: eager)
             }
             if path == AtspiAdapter.root {
                 for window in app.sent.keys where !children.contains(window) { app.dirtyWindows.insert(window) }
@@ -391,7 +405,7 @@ public final class AtspiAdapter {
                     let index = signal.body[safe: 1]?.int ?? -1
                     children.insert(childPath, at: (0...children.count).contains(index) ? index : children.count)
                     app.tree.nodes[path]?.children = children
-                    read(app, childPath, parent: path)
+                    read(app, childPath, parent: path, eager: true)
                 } else if detail.hasPrefix("remove"), app.tree[childPath]?.parent == path {
                     app.tree.nodes[path]?.children.removeAll { $0 == childPath }
                     app.tree.remove(childPath)

@@ -230,6 +230,20 @@ def x_focus(title, by="--name"):
     return bool(wid)
 
 
+def new_window_scene(gets, becomes_active, title, exclude_bus=None):
+    """Waits for an application's new window scene, gives the window X focus and checks that its
+    scene becomes the active one: (scene, bus name, window path), or None."""
+    before = set(scenes().get("scenes", []))
+    scene = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:") and n not in before
+                                   and not (exclude_bus and n.startswith("atspi:" + exclude_bus + ":"))), None), 20)
+    check(gets, scene is not None, scenes())
+    if scene is None:
+        return None
+    x_focus(title)
+    check(becomes_active, wait_for(lambda: scenes().get("active") == scene), scenes())
+    return scene, scene[len("atspi:"):].split(":/", 1)[0], "/" + scene.split(":/", 1)[1]
+
+
 def qt_part():
     """The same adapter on a Qt 5 application (Tests/Atspi/fixture_qt5.py): Qt joins the bus with
     QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and takes GrabFocus only while its window has X focus."""
@@ -242,17 +256,12 @@ def qt_part():
 
     try:
         check("the Qt 5 fixture starts", expect("ready", 20) is not None)
-        before = set(scenes().get("scenes", []))
-        qt_scene = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:") and n not in before
-                                         and not n.startswith("atspi:" + bus_name + ":")), None), 20)
-        check("the Qt 5 window gets a scene (" + qt_env_note + ")", qt_scene is not None, scenes())
-        if qt_scene is None:
+        found = new_window_scene("the Qt 5 window gets a scene (" + qt_env_note + ")",
+                                 "the Qt window's scene becomes the active one when it has X focus",
+                                 "focusd atspi qt fixture", exclude_bus=bus_name)
+        if found is None:
             return
-        qbus = qt_scene[len("atspi:"):].split(":/", 1)[0]
-        qwindow = "/" + qt_scene.split(":/", 1)[1]
-        x_focus("focusd atspi qt fixture")
-        check("the Qt window's scene becomes the active one when it has X focus",
-              wait_for(lambda: scenes().get("active") == qt_scene), scenes())
+        qt_scene, qbus, qwindow = found
         q = {name: find(qbus, qwindow, name, "push button") for name in ["alpha", "beta", "gamma"]}
         tree = walk(qbus, qwindow)
         q["edit"] = next((p for p, r, _ in tree if r == "text"), None)
@@ -333,16 +342,11 @@ def qt_gallery_part(gallery):
     and enabled again by the application, a request Qt ignores, all read back over D-Bus."""
     app = start([gallery], "qt-gallery")
     try:
-        before = set(scenes().get("scenes", []))
-        g_scene = wait_for(lambda: next((n for n in scenes().get("scenes", []) if n.startswith("atspi:") and n not in before), None), 20)
-        check("Qt's Widgets Gallery gets a scene", g_scene is not None, scenes())
-        if g_scene is None:
+        found = new_window_scene("Qt's Widgets Gallery gets a scene",
+                                 "the gallery's scene becomes the active one when it has X focus", "Widget Gallery")
+        if found is None:
             return
-        gbus = g_scene[len("atspi:"):].split(":/", 1)[0]
-        gwin = "/" + g_scene.split(":/", 1)[1]
-        x_focus("Widget Gallery")
-        check("the gallery's scene becomes the active one when it has X focus",
-              wait_for(lambda: scenes().get("active") == g_scene), scenes())
+        g_scene, gbus, gwin = found
         tree = walk(gbus, gwin)
         named = {(n, r): p for p, r, n in tree}
         w = {"default": named.get(("Default Push Button", "push button")), "tristate": named.get(("Tri-state check box", "check box")),
@@ -411,12 +415,13 @@ def qt_gallery_part(gallery):
         # a PropertyChange of its value each time: not an event the adapter follows, so it must
         # not wake it (the adapter's match rules name the members it follows; with one rule for the
         # whole interface it woke 5 times in these 5 s).
-        a11y.get_object("org.a11y.atspi.Registry", "/org/a11y/atspi/registry", introspect=False).RegisterEvent(
-            "object:", dbus.Array([], signature="s"), "", dbus_interface="org.a11y.atspi.Registry")
+        registry = a11y.get_object("org.a11y.atspi.Registry", "/org/a11y/atspi/registry", introspect=False)
+        registry.RegisterEvent("object:", dbus.Array([], signature="s"), "", dbus_interface="org.a11y.atspi.Registry")
         time.sleep(1.0)
         before = switches()
         time.sleep(5)
         woke = switches() - before
+        registry.DeregisterEvent("object:", dbus_interface="org.a11y.atspi.Registry")
         check("the adapter makes 0 wake-ups in 5 s of the gallery's progress bar advancing", woke == 0, f"{woke} context switches")
         check("the gallery is still running after all of it", app.poll() is None, f"exit status {app.poll()}")
     finally:
