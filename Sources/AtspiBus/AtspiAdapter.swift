@@ -234,7 +234,31 @@ public final class AtspiAdapter {
         call(bus, AtspiAdapter.root, "org.freedesktop.DBus.Properties", "Get", [.string("org.a11y.atspi.Accessible"), .string("Name")]) { result in
             if case .success(let v) = result { app.name = v.first?.string ?? "" }
         }
-        readChildren(app, AtspiAdapter.root)
+        // One call for the role, state and place in the tree of every accessible the toolkit has
+        // made (at-spi2-atk: GTK 3); then only the extents (and the children lists the listing
+        // lacks) are read. Qt 5 answers an empty list, others UnknownMethod: the walk then.
+        let key = begin(app, AtspiAdapter.root)
+        call(bus, "/org/a11y/atspi/cache", "Cache", "GetItems") { [unowned self] result in
+            defer { self.answered(app, AtspiAdapter.root, key) }
+            if case .success(let v) = result, let listed = v.first?.items {
+                let items = listed.compactMap(AtspiAdapter.cacheItem)
+                if items.contains(where: { $0.parent == AtspiAdapter.root }) {
+                    self.debug?("atspi: \(app.bus) listed \(items.count) accessibles in Cache.GetItems")
+                    for path in app.tree.load(items, root: AtspiAdapter.root) { self.readNeeded(app, path) }
+                    if app.tree[AtspiAdapter.root]?.childrenRead != true { self.readChildren(app, AtspiAdapter.root) }
+                    return
+                }
+            }
+            self.readChildren(app, AtspiAdapter.root)
+        }
+    }
+
+    /// A `Cache.GetItems` entry: ((bus, path), (bus, application), (bus, parent), index in parent,
+    /// child count, interfaces, name, role, description, states).
+    static func cacheItem(_ value: DBusValue) -> AccessibleTree.CacheItem? {
+        guard let f = value.items, f.count >= 10, let path = f[0].items?[safe: 1]?.string, let parent = f[2].items?[safe: 1]?.string,
+              let index = f[3].int, let count = f[4].int, let role = f[7].int, let words = f[9].items?.compactMap(\.int) else { return nil }
+        return AccessibleTree.CacheItem(path: path, parent: parent, index: index, childCount: count, role: role, states: AtspiStates(words: words))
     }
 
     private func appGone(_ bus: String) {

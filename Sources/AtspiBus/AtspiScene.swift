@@ -147,6 +147,57 @@ public struct AccessibleTree: Sendable {
         return nil
     }
 
+    /// One accessible as `org.a11y.atspi.Cache.GetItems` lists it (at-spi2-atk answers it while
+    /// a client is registered for `object:children-changed`, as the adapter is).
+    public struct CacheItem: Sendable {
+        public var path: String, parent: String, index: Int, childCount: Int, role: Int, states: AtspiStates
+        public init(path: String, parent: String, index: Int, childCount: Int, role: Int, states: AtspiStates) {
+            self.path = path
+            self.parent = parent
+            self.index = index
+            self.childCount = childCount
+            self.role = role
+            self.states = states
+        }
+    }
+
+    /// Fills the tree under `root` from a cache listing: every listed accessible with its role
+    /// and state, children in their index order. An accessible whose listed children are fewer
+    /// than its child count (the toolkit had not made them yet) keeps `childrenRead` false, so its
+    /// children list is read as in a walk. Returns the accessibles loaded (the root excluded).
+    @discardableResult
+    public mutating func load(_ items: [CacheItem], root: String) -> [String] {
+        var children: [String: [(Int, String)]] = [:]
+        var counts: [String: Int] = [:]
+        var loaded: [String] = []
+        for item in items {
+            counts[item.path] = item.childCount
+            guard item.path != root else { continue }
+            var node = Accessible(path: item.path, parent: item.parent)
+            node.role = item.role
+            node.roleRead = true
+            node.states = item.states
+            node.statesRead = true
+            learn(item.states)
+            nodes[item.path] = node
+            children[item.parent, default: []].append((item.index, item.path))
+            loaded.append(item.path)
+        }
+        for (parent, listed) in children where nodes[parent] != nil {
+            let ordered = listed.sorted { $0.0 < $1.0 }.map(\.1)
+            nodes[parent]?.children = ordered
+            if let count = counts[parent], count == ordered.count {
+                nodes[parent]?.childrenRead = true
+                nodes[parent]?.childrenAsked = true
+            }
+        }
+        for path in loaded where counts[path] == 0 {
+            nodes[path]?.childrenRead = true
+            nodes[path]?.childrenAsked = true
+        }
+        return loaded
+    }
+
     /// Whether a state set read may mean shown: its children are worth reading (SHOWING or
     /// VISIBLE: the toolkit may not report SHOWING at all).
     public static func mayShow(_ states: AtspiStates) -> Bool {

@@ -139,6 +139,31 @@ struct ReadNeedsTests {
     }
 }
 
+@Suite("A cache listing")
+struct CacheLoadTests {
+    @Test("children in index order; a parent whose listed children fall short of its child count is read as in a walk")
+    func load() throws {
+        var tree = AccessibleTree()
+        let root = "/org/a11y/atspi/accessible/root"
+        tree[root] = Accessible(path: root, parent: nil)
+        let shown = AtspiStates(bits: 1 << UInt64(AtspiStates.showing) | 1 << UInt64(AtspiStates.visible))
+        let items = [
+            AccessibleTree.CacheItem(path: "/b", parent: "/w", index: 1, childCount: 0, role: AtspiRole.pushButton, states: shown),
+            AccessibleTree.CacheItem(path: root, parent: "/null", index: -1, childCount: 1, role: 75, states: shown),
+            AccessibleTree.CacheItem(path: "/w", parent: root, index: 0, childCount: 2, role: AtspiRole.frame, states: shown),
+            AccessibleTree.CacheItem(path: "/a", parent: "/w", index: 0, childCount: 3, role: 39, states: shown),
+            AccessibleTree.CacheItem(path: "/a1", parent: "/a", index: 0, childCount: 0, role: AtspiRole.pushButton, states: shown),
+        ]
+        let loaded = tree.load(items, root: root)
+        #expect(Set(loaded) == ["/w", "/a", "/b", "/a1"])
+        #expect(tree[root]?.children == ["/w"] && tree[root]?.childrenRead == true)
+        #expect(tree["/w"]?.children == ["/a", "/b"] && tree["/w"]?.childrenRead == true)
+        #expect(tree["/a"]?.children == ["/a1"] && tree["/a"]?.childrenRead == false)
+        #expect(tree["/b"]?.childrenRead == true && tree["/b"]?.roleRead == true && tree["/b"]?.statesRead == true)
+        #expect(tree.window(of: "/a1", root: root) == "/w")
+    }
+}
+
 @Suite("The application's focus")
 struct FocusedCandidateTests {
     @Test("the last focused event wins over an accessible left FOCUSED (Qt's current tab); without one, scene order")
