@@ -46,23 +46,20 @@ rounds = int(argv[0]); bins = argv[1:]
 def cpu(pid):
     f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(f[11]) + int(f[12])) * 1000 / os.sysconf("SC_CLK_TCK")
-def children_of(pid):
-    out = []
+def a11y_daemon():
+    """The accessibility bus's dbus-daemon: the one listening at this session's a11y address."""
+    where = addr.split("path=", 1)[1].split(",", 1)[0]
     for p in os.listdir("/proc"):
         if p.isdigit():
             try:
-                if int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1]) == pid:
-                    out.append(int(p))
+                if where in open(f"/proc/{p}/cmdline").read():
+                    return int(p)
             except OSError:
                 pass
-    return out
-def a11y_daemon():
-    """The accessibility bus's dbus-daemon: a child of at-spi-bus-launcher, a child of this session's bus."""
-    for launcher in children_of(d.pid):
-        for child in children_of(launcher):
-            if "dbus-daemon" in open(f"/proc/{child}/cmdline").read():
-                return child
+    raise SystemExit("no accessibility bus daemon found")
 busd = a11y_daemon()
+import atexit
+atexit.register(lambda: [p.terminate() for p in reversed(procs) if p.poll() is None])
 cpus = {b: [] for b in bins}
 res = {b: [] for b in bins}
 for r in range(rounds):
