@@ -8,6 +8,7 @@
 //     link.delegate = self                                   // a FocusdLinkDelegate
 //     link.start()                                           // connects, and reconnects for ever
 //     link.publish(scene)            // first time SetScene; later the diff (UpdateScene, ScrollTo)
+//     link.update(scene, requests)   // a change the adapter already knows (ScenePatch.apply): no diff
 //     link.activate("chromium:T")    // ActivateScene, now and after every reconnect
 //     link.reportFocus("login", in: "chromium:T")            // focus the interface moved itself
 //     link.withdraw("chromium:T")    // RemoveScene
@@ -135,31 +136,53 @@ public final class FocusdLink {
             setScene(scene.name)
         case .update(let upsert, let remove, let scroll):
             entries[scene.name]?.sent = scene
-            if !upsert.isEmpty || !remove.isEmpty {
-                // Written straight as text (a reflow's ~1,000 patches through JSONValue cost
-                // the adapter more than the whole scene's text did).
-                var parameters = Array("{\"scene\":".utf8) + JSONValue.string(scene.name).serialized()
-                parameters += Array(",\"upsert\":".utf8)
-                do {
-                    parameters += try JSONTextEncoder().encode(upsert)
-                } catch {
-                    delegate?.sceneRejected(self, name: scene.name, error: "cannot encode the patches: \(error)")
-                    return
-                }
-                parameters += Array(",\"remove\":".utf8) + JSONValue.array(remove.map { .string($0) }).serialized()
-                parameters.append(UInt8(ascii: "}"))
-                control.call(FocusMethod.updateScene.qualified, encodedParameters: parameters) { [weak self] result in
-                    self?.answered(result, scene: scene.name, call: "UpdateScene", resend: true)
-                }
+            send(scene.name, upsert: upsert, remove: remove, scroll: scroll)
+        }
+    }
+
+    /// Makes focusd's scene `scene.name` this one through changes the adapter already knows
+    /// (`ScenePatch.apply` made `scene` and `requests` together), without comparing whole scenes.
+    /// Before the scene was first sent on this connection it is a `publish`.
+    public func update(_ scene: Scene, _ requests: ScenePatch.Requests) {
+        guard let control, control.isOpen, entries[scene.name]?.sent != nil else {
+            publish(scene)
+            return
+        }
+        entries[scene.name]?.wanted = scene
+        entries[scene.name]?.wantedRoot = nil
+        entries[scene.name]?.sent = scene
+        send(scene.name, upsert: requests.upsert, remove: requests.remove, scroll: requests.scroll)
+    }
+
+    /// `UpdateScene` with the patches (written as text by hand: a reflow's ~1,000 of them through
+    /// `Codable` cost more than the page's own reading), then a `ScrollTo` for each offset.
+    private func send(_ name: String, upsert: [NodePatch], remove: [String], scroll: [ScrollOffset]) {
+        guard let control else { return }
+        if !upsert.isEmpty || !remove.isEmpty {
+            var json = JSONBytes(capacity: 64 + upsert.count * 128)
+            json.raw(#"{"scene":"#)
+            json.string(name)
+            json.raw(#","upsert":"#)
+            do {
+                try PatchText.write(upsert, into: &json)
+            } catch {
+                delegate?.sceneRejected(self, name: name, error: "cannot encode the patches: \(error)")
+                return
             }
-            for offset in scroll {
-                let parameters: JSONValue = [
-                    "scene": .string(scene.name), "node": .string(offset.node),
-                    "offsetX": .double(offset.offsetX), "offsetY": .double(offset.offsetY),
-                ]
-                control.call(FocusMethod.scrollTo.qualified, parameters) { [weak self] result in
-                    self?.answered(result, scene: scene.name, call: "ScrollTo", resend: false)
-                }
+            json.raw(#","remove":"#)
+            json.write(remove)
+            json.byte(UInt8(ascii: "}"))
+            control.call(FocusMethod.updateScene.qualified, encodedParameters: json.bytes) { [weak self] result in
+                self?.answered(result, scene: name, call: "UpdateScene", resend: true)
+            }
+        }
+        for offset in scroll {
+            let parameters: JSONValue = [
+                "scene": .string(name), "node": .string(offset.node),
+                "offsetX": .double(offset.offsetX), "offsetY": .double(offset.offsetY),
+            ]
+            control.call(FocusMethod.scrollTo.qualified, parameters) { [weak self] result in
+                self?.answered(result, scene: name, call: "ScrollTo", resend: false)
             }
         }
     }

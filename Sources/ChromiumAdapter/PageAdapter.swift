@@ -93,6 +93,7 @@ final class PageAdapter {
                 return
             }
             let fresh = message["fresh"]?.boolValue == true
+            if let seq = message["seq"]?.integerValue { pageSequence = Int(seq) }
             scene = Scene(name: sceneName, root: root)
             let known = link.sentScene(sceneName) != nil || monitored
             link.publish(scene!, encodedRoot: Self.rootText(payload))
@@ -106,16 +107,23 @@ final class PageAdapter {
                     initialFocus = .some(own)
                 }
             }
-        case "offsets":
-            guard var scene, let offsets = message["offsets"]?.arrayValue else { return }
-            for entry in offsets {
-                guard let items = entry.arrayValue, items.count == 3, let id = items[0].stringValue,
-                    let x = items[1].doubleValue, let y = items[2].doubleValue
-                else { continue }
-                _ = scene.root.setScrollOffset(of: id, x: x, y: y)
+        case "offsets", "patch":
+            // A part of the scene: it must follow the last message applied, else (a message lost,
+            // one that did not fit) the agent is asked for the whole scene.
+            guard let expected = pageSequence else { return }  // the whole scene is on its way
+            guard var scene, let seq = message["seq"]?.integerValue, Int(seq) == expected + 1 else {
+                requestWholeScene("message \(message["seq"]?.integerValue.map(String.init) ?? "without a number") after \(expected)")
+                return
             }
-            self.scene = scene
-            link.publish(scene)
+            pageSequence = Int(seq)
+            do {
+                let patch = try Self.patch(message)
+                let requests = try patch.apply(to: &scene.root)
+                self.scene = scene
+                link.update(scene, requests)
+            } catch {
+                requestWholeScene("\(error)")
+            }
         case "focus":
             // Focus the page moved itself (a click, a script, Tab, a dialog opening).
             if let seq = message["seq"]?.integerValue { pageReports = Int(seq) }
@@ -127,6 +135,44 @@ final class PageAdapter {
         default:
             AdapterLog.debug("page \(targetId): unknown message \(kind)")
         }
+    }
+
+    /// The number of the agent's last scene message applied (scene, patch, offsets).
+    /// nil while the whole scene asked for is on its way.
+    private var pageSequence: Int? = 0
+
+    /// Asks the agent for the whole scene, read again (a gap or a mismatch in its patches).
+    private func requestWholeScene(_ why: String) {
+        AdapterLog.warning("page \(targetId): a patch does not fit the scene (\(why)); reading the whole page again")
+        pageSequence = nil  // nothing fits until the whole scene comes
+        call("whole", [])
+    }
+
+    /// The agent's `patch` (or `offsets`) message as a ``ScenePatch``.
+    static func patch(_ message: JSONValue) throws -> ScenePatch {
+        var patch = ScenePatch()
+        func fail(_ what: String) -> NodeReading.ReadError { NodeReading.ReadError(description: "a patch with \(what)") }
+        for entry in message["parents"]?.arrayValue ?? [] {
+            guard let parent = entry["id"]?.stringValue, let ids = entry["children"]?.arrayValue else { throw fail("a parent without id or children") }
+            patch.children.append(ScenePatch.Children(
+                parent: parent,
+                ids: try ids.map { guard let id = $0.stringValue else { throw fail("a child id that is not a string") }; return id },
+                nodes: try (entry["nodes"]?.arrayValue ?? []).map(NodeReading.node)))
+        }
+        for entry in message["frames"]?.arrayValue ?? [] {
+            guard let items = entry.arrayValue, items.count == 5, let id = items[0].stringValue, let x = items[1].doubleValue,
+                let y = items[2].doubleValue, let width = items[3].doubleValue, let height = items[4].doubleValue
+            else { throw fail("a frame that is not [id, x, y, width, height]") }
+            patch.frames.append((id, Rect(x: x, y: y, width: width, height: height)))
+        }
+        patch.own = try (message["own"]?.arrayValue ?? []).map(NodeReading.node)
+        for entry in message["offsets"]?.arrayValue ?? [] {
+            guard let items = entry.arrayValue, items.count == 3, let id = items[0].stringValue,
+                let x = items[1].doubleValue, let y = items[2].doubleValue
+            else { throw fail("an offset that is not [id, x, y]") }
+            patch.offsets.append(ScrollOffset(node: id, offsetX: x, offsetY: y))
+        }
+        return patch
     }
 
     /// The text of a scene message's root, which the agent puts last: the value of the message's

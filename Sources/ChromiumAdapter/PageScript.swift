@@ -51,19 +51,29 @@ enum PageScript {
 
   const generated = new WeakMap();
   let generatedCount = 0;
-  let byId = new Map();        // node id → element, as of the last scene
+  let byId = new Map();        // node id → element, as of the scene last sent (and being read)
+  let reserved = new Map();    // during a whole read: the ids of the scene before, kept for their elements
   let idByElement = new WeakMap();
-  let lastStructure = null;    // the last scene sent, offsets left out
+  let tree = null;             // the scene last sent, kept current in place (the incremental path)
+  let info = new Map();        // node → { el, parent, ctx, kind, inner }: how to re-read it
+  let structural = new Map();  // element → its section, scroll container or dialog node
+  let lastModal = null;        // the modal element of the scene last sent
   let lastOffsets = null;
-  let containers = [];         // [id, element|null] of every scroll container sent
-  let scrolls = [];            // the `scroll` objects of the last scene read (root's first)
   let fresh = true;            // the document's first scene not yet sent
   let ready = false;           // DOMContentLoaded seen: scenes may be sent
   let scheduled = false;
   let applying = null;         // the element the adapter is focusing (its focusin is not echoed)
   let unsent = false;          // a scene found no binding to send through
   let focusReports = 0;        // focus reports sent: the adapter says which it had seen when it applies focus
+  let sequence = 0;            // scene messages sent (scene, patch, offsets): the adapter finds a gap by it
+  let forced = false;          // the adapter asked for the whole scene: sent even if it did not change
   let observed = new Set();
+  let readNow = null;          // nodes read in the current pass (their frames are new already)
+  const stats = { whole: 0, patches: 0, verified: 0, corrections: 0, lastPatchMs: 0 };
+  // What the page's notices since the last message name: subtrees to read again, removed nodes.
+  const BURST_LIMIT = 200;     // more roots than this in one burst: the whole page is read again
+  const newPending = (whole) => ({ dirty: new Set(), removed: new Set(), whole });
+  let pending = newPending(true);
 
   const send = (message) => {
     const binding = window[BINDING];
@@ -111,9 +121,15 @@ enum PageScript {
     return true;
   }
 
-  function idOf(el, used) {
+  /** `data-focus-id`, else the DOM `id` unless another element of the scene holds it, else a
+   *  generated one. An id stays with its element: a whole read keeps each id of the scene before
+   *  for the element that had it (`reserved`), so reading a part or the whole gives the same ids. */
+  function idOf(el) {
     const given = el.getAttribute("data-focus-id") || el.id;
-    if (given && given !== ROOT_ID && !used.has(given)) return given;
+    if (given && given !== ROOT_ID) {
+      const holder = byId.get(given) ?? reserved.get(given);
+      if (!holder || holder === el) return given;
+    }
     let id = generated.get(el);
     if (!id) {
       id = `focusd-${++generatedCount}`;
@@ -245,13 +261,31 @@ enum PageScript {
     }
   }
 
-  /** The whole scene, and what the adapter needs beside it. */
-  function read() {
-    const used = new Set();
-    const elements = new Map();
-    const ids = new WeakMap();
-    const found = [];
-    containers = [[ROOT_ID, null]];
+  // --- Coordinates ---------------------------------------------------------------------------
+  // A node's frame is its box (viewport coordinates) minus its context's origin: the document
+  // (document coordinates), a scroll container (its scrolled content), or a same-origin frame
+  // (the iframe's content box within the context around it). Origins are read once per pass.
+  const DOCUMENT = { kind: "document" };
+  let origins = new Map();
+  function originOf(ctx) {
+    let origin = origins.get(ctx);
+    if (origin) return origin;
+    if (ctx.kind === "document") {
+      origin = { x: -scrollX, y: -scrollY };
+    } else if (ctx.kind === "scroll") {
+      const el = ctx.el, rect = el.getBoundingClientRect();
+      origin = { x: rect.left + el.clientLeft - el.scrollLeft, y: rect.top + el.clientTop - el.scrollTop };
+    } else {
+      const el = ctx.el, rect = el.getBoundingClientRect(), style = getComputedStyle(el), outer = originOf(ctx.outer);
+      origin = { x: outer.x - rect.left - el.clientLeft - (parseFloat(style.paddingLeft) || 0),
+        y: outer.y - rect.top - el.clientTop - (parseFloat(style.paddingTop) || 0) };
+    }
+    origins.set(ctx, origin);
+    return origin;
+  }
+
+  /** The root's own fields (the viewport, the document's scrolling). */
+  function readRoot() {
     const scroller = document.scrollingElement || document.documentElement;
     const rootStyle = scroller ? getComputedStyle(scroller) : null;
     const viewportWidth = document.documentElement.clientWidth || innerWidth;
@@ -268,128 +302,164 @@ enum PageScript {
         contentWidth: round(contentWidth), contentHeight: round(contentHeight),
         offsetX: round(scrollX), offsetY: round(scrollY),
       },
-      children: [],
     };
     if (rootStyle && document.body) scrollStyle(document.body, rootStyle, root.scroll);
-    scrolls = [root.scroll];
-    const modal = openModal();
-
-    const add = (el, node) => {
-      elements.set(node.id, el);
-      ids.set(el, node.id);
-      used.add(node.id);
-    };
-
-    const visit = (el, parent, origin) => {
-      const tag = el.localName;
-      if (tag === "script" || tag === "style" || tag === "template" || tag === "head" || tag === "noscript") return;
-      if (el.inert) return;
-      if (modal && el !== modal && !modal.contains(el) && !el.contains(modal)) return;
-      if (!el.checkVisibility()) {
-        // No box: display:none (the subtree is not rendered) or content-visibility:hidden, but
-        // display:contents keeps its children's boxes.
-        if (getComputedStyle(el).display === "contents") for (const child of el.children) visit(child, parent, origin);
-        return;
-      }
-      const marked = hasMarks(el);
-      const role = el.getAttribute("role");
-      let style = null;
-      const computed = () => (style ??= getComputedStyle(el));
-      let scroll = null;
-      if (el !== scroller && el !== document.body && (el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)) {
-        scroll = scrollInfo(el, computed());
-      }
-      if (marked && el.hasAttribute("data-focus-scroll") && !scroll) {
-        scroll = { axis: el.getAttribute("data-focus-scroll") || "both", contentWidth: round(el.scrollWidth), contentHeight: round(el.scrollHeight),
-          offsetX: round(el.scrollLeft), offsetY: round(el.scrollTop) };
-      }
-      const isModal = el === modal;
-      const isSection = !scroll && !isModal && (tag === "nav" || SECTION_ROLES.has(role));
-      if (scroll || isModal || isSection) {
-        const node = { id: idOf(el, used) };
-        add(el, node);
-        const rect = el.getBoundingClientRect();
-        let childOrigin = origin;
-        if (scroll) {
-          node.frame = { x: round(rect.left + el.clientLeft - origin.x), y: round(rect.top + el.clientTop - origin.y),
-            width: round(el.clientWidth), height: round(el.clientHeight) };
-          node.section = true;
-          node.remembersLastFocus = true;
-          node.scroll = scroll;
-          childOrigin = { x: rect.left + el.clientLeft - el.scrollLeft, y: rect.top + el.clientTop - el.scrollTop };
-          containers.push([node.id, el]);
-          scrolls.push(scroll);
-        } else if (isModal) {
-          node.frame = frameOf(rect, origin);
-          node.section = true;
-          node.modal = true;
-        } else {
-          node.section = true;
-        }
-        if (marked) applyMarks(el, node);
-        node.children = [];
-        if (sequentiallyFocusable(el) && el.checkVisibility({ visibilityProperty: true })) {
-          // A focusable scroller or dialog: the element itself is a candidate inside its node.
-          const self = candidate(el, childOrigin, used, `${node.id}:self`);
-          if (self) { node.children.push(self); add(el, self); found.push(el); }
-        }
-        for (const child of el.children) visit(child, node, childOrigin);
-        if (el.shadowRoot) { watch(el.shadowRoot); for (const child of el.shadowRoot.children) visit(child, node, childOrigin); }
-        if (node.children.length || marked || isModal) {
-          if (!node.children.length) delete node.children;
-          parent.children.push(node);
-          found.push(el);
-        }
-        return;
-      }
-      if (tag === "iframe") {
-        // A same-origin frame: its elements as if they were the iframe's, frames offset by the
-        // iframe's content box (its document's own scrolling is in its elements' boxes).
-        const inner = frameDocument(el);
-        if (inner && inner.body) {
-          const rect = el.getBoundingClientRect();
-          const style = computed();
-          const innerOrigin = { x: origin.x - rect.left - el.clientLeft - (parseFloat(style.paddingLeft) || 0),
-            y: origin.y - rect.top - el.clientTop - (parseFloat(style.paddingTop) || 0) };
-          watch(inner);
-          visit(inner.body, parent, innerOrigin);
-        }
-        return;
-      }
-      let node = null;
-      if (sequentiallyFocusable(el) && el.checkVisibility({ visibilityProperty: true })) node = candidate(el, origin, used);
-      if (!node && marked) {
-        node = { id: idOf(el, used), frame: frameOf(el.getBoundingClientRect(), origin) };
-      }
-      if (node) {
-        if (marked) applyMarks(el, node);
-        add(el, node);
-        parent.children.push(node);
-        found.push(el);
-      }
-      // Candidates nested in candidates are the enclosing node's siblings (candidates are leaves).
-      for (const child of el.children) visit(child, parent, origin);
-      if (el.shadowRoot) { watch(el.shadowRoot); for (const child of el.shadowRoot.children) visit(child, parent, origin); }
-    };
-
-    if (document.body) visit(document.body, root, { x: -scrollX, y: -scrollY });
-    if (!root.children.length) delete root.children;
     if (document.body && hasMarks(document.body)) applyMarks(document.body, root);
-    byId = elements;
-    idByElement = ids;
-    observe(found);
     return root;
   }
 
-  /** A candidate's node (frame: its border box, or its label's for a visually hidden control). */
-  function candidate(el, origin, used, selfId) {
+  /** A scroll container's own fields: its client box and its scrolling, or null when it does not scroll. */
+  function readContainer(el, origin, marked) {
+    let scroll = null;
+    const scroller = document.scrollingElement || document.documentElement;
+    if (el !== scroller && el !== document.body && (el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)) {
+      scroll = scrollInfo(el, getComputedStyle(el));
+    }
+    if (marked && el.hasAttribute("data-focus-scroll") && !scroll) {
+      scroll = { axis: el.getAttribute("data-focus-scroll") || "both", contentWidth: round(el.scrollWidth), contentHeight: round(el.scrollHeight),
+        offsetX: round(el.scrollLeft), offsetY: round(el.scrollTop) };
+    }
+    if (!scroll) return null;
+    if (marked && el.hasAttribute("data-focus-scroll-policy")) scroll.policy = el.getAttribute("data-focus-scroll-policy");
+    if (marked && el.hasAttribute("data-focus-scroll-margin")) scroll.margin = number(el.getAttribute("data-focus-scroll-margin"));
+    const rect = el.getBoundingClientRect();
+    const frame = { x: round(rect.left + el.clientLeft - origin.x), y: round(rect.top + el.clientTop - origin.y),
+      width: round(el.clientWidth), height: round(el.clientHeight) };
+    return { frame, scroll };
+  }
+
+  // --- Reading the page ----------------------------------------------------------------------
+
+  /** Records `node` (of `el`, under `parent`, framed in `ctx`) for reading again later. */
+  function register(el, node, parent, ctx, kind, inner) {
+    info.set(node, { el, parent, ctx, kind, inner });
+    byId.set(node.id, el);
+    idByElement.set(el, node.id);
+    if (inner) structural.set(el, node);
+    if (readNow) readNow.add(node);
+  }
+
+  /** Reads `el` and its subtree (light, open shadow, same-origin frame) into `parent.children`. */
+  function visit(el, parent, ctx, modal) {
+    const tag = el.localName;
+    if (tag === "script" || tag === "style" || tag === "template" || tag === "head" || tag === "noscript") return;
+    if (el.inert) return;
+    if (modal && el !== modal && !modal.contains(el) && !el.contains(modal)) return;
+    if (!el.checkVisibility()) {
+      // No box: display:none (the subtree is not rendered) or content-visibility:hidden, but
+      // display:contents keeps its children's boxes.
+      if (getComputedStyle(el).display === "contents") for (const child of el.children) visit(child, parent, ctx, modal);
+      return;
+    }
+    const marked = hasMarks(el);
+    const role = el.getAttribute("role");
+    const origin = originOf(ctx);
+    const container = el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight || (marked && el.hasAttribute("data-focus-scroll"))
+      ? readContainer(el, origin, marked) : null;
+    const isModal = el === modal;
+    const isSection = !container && !isModal && (tag === "nav" || SECTION_ROLES.has(role));
+    if (container || isModal || isSection) {
+      const node = { id: idOf(el) };
+      let inner = ctx, kind = "none";
+      if (container) {
+        node.frame = container.frame;
+        node.section = true;
+        node.remembersLastFocus = true;
+        node.scroll = container.scroll;
+        inner = { kind: "scroll", el };
+        kind = "client";
+      } else if (isModal) {
+        node.frame = frameOf(el.getBoundingClientRect(), origin);
+        node.section = true;
+        node.modal = true;
+        kind = "box";
+      } else {
+        node.section = true;
+      }
+      if (marked) applyMarks(el, node);
+      node.children = [];
+      byId.set(node.id, el);  // held while its subtree is read (no descendant takes its id)
+      if (sequentiallyFocusable(el) && el.checkVisibility({ visibilityProperty: true })) {
+        // A focusable scroller or dialog: the element itself is a candidate inside its node.
+        const self = candidate(el, originOf(inner), `${node.id}:self`);
+        if (self) { node.children.push(self); register(el, self, node, inner, "candidate"); }
+      }
+      for (const child of el.children) visit(child, node, inner, modal);
+      if (el.shadowRoot) { watch(el.shadowRoot); for (const child of el.shadowRoot.children) visit(child, node, inner, modal); }
+      if (node.children.length || marked || isModal) {
+        if (!node.children.length) delete node.children;
+        parent.children.push(node);
+        register(el, node, parent, ctx, kind, inner);
+        if (node.children) for (const child of node.children) if (info.get(child).el === el) idByElement.set(el, child.id);
+      } else if (byId.get(node.id) === el) {
+        byId.delete(node.id);
+      }
+      return;
+    }
+    if (tag === "iframe") {
+      // A same-origin frame: its elements as if they were the iframe's, frames offset by the
+      // iframe's content box (its document's own scrolling is in its elements' boxes).
+      const inner = frameDocument(el);
+      if (inner && inner.body) {
+        watch(inner);
+        visit(inner.body, parent, { kind: "frame", el, outer: ctx }, null);
+      }
+      return;
+    }
+    let node = null;
+    if (sequentiallyFocusable(el) && el.checkVisibility({ visibilityProperty: true })) node = candidate(el, origin);
+    let kind = "candidate";
+    if (!node && marked) {
+      node = { id: idOf(el), frame: frameOf(el.getBoundingClientRect(), origin) };
+      kind = "box";
+    }
+    if (node) {
+      if (marked) applyMarks(el, node);
+      parent.children.push(node);
+      register(el, node, parent, ctx, kind);
+    }
+    // Candidates nested in candidates are the enclosing node's siblings (candidates are leaves).
+    for (const child of el.children) visit(child, parent, ctx, modal);
+    if (el.shadowRoot) { watch(el.shadowRoot); for (const child of el.shadowRoot.children) visit(child, parent, ctx, modal); }
+  }
+
+  /** The whole scene, read again from the page. */
+  function read() {
+    reserved = new Map();
+    for (const [id, el] of byId) if (el.isConnected) reserved.set(id, el);
+    byId = new Map();
+    idByElement = new WeakMap();
+    info = new Map();
+    structural = new Map();
+    origins = new Map();
+    readNow = null;
+    const root = readRoot();
+    root.children = [];
+    info.set(root, { el: null, parent: null, ctx: DOCUMENT, kind: "root", inner: DOCUMENT });
+    lastModal = openModal();
+    if (document.body) visit(document.body, root, DOCUMENT, lastModal);
+    if (!root.children.length) delete root.children;
+    reserved = new Map();
+    observe();
+    stats.whole++;
+    return root;
+  }
+
+  /** The rectangle a candidate stands for: its border box, or its label's for a visually hidden control. */
+  function candidateRect(el) {
     let rect = el.getBoundingClientRect();
     if (rect.width <= 1 && rect.height <= 1 && el.labels && el.labels.length) {
       const label = el.labels[0].getBoundingClientRect();
       if (label.width > 0 && label.height > 0) rect = label;
     }
+    return rect;
+  }
+
+  /** A candidate's node (frame: its border box, or its label's for a visually hidden control). */
+  function candidate(el, origin, selfId) {
+    const rect = candidateRect(el);
     if (!(rect.width > 0 && rect.height > 0)) return null;
-    const node = { id: selfId ?? idOf(el, used), frame: frameOf(rect, origin), focusable: true };
+    const node = { id: selfId ?? idOf(el), frame: frameOf(rect, origin), focusable: true };
     const tag = el.localName;
     const type = tag === "input" ? (el.getAttribute("type") || "").toLowerCase() : null;
     const role = el.getAttribute("role");
@@ -399,13 +469,261 @@ enum PageScript {
     return node;
   }
 
+  // Every element of the scene is watched for a new size (a reflow moves and resizes boxes with
+  // no mutation notice).
   const resizeObserver = new ResizeObserver(() => schedule());
-  function observe(elements) {
-    const next = new Set(elements);
+  function observe() {
+    const next = new Set();
+    for (const i of info.values()) if (i.el) next.add(i.el);
     if (document.documentElement) next.add(document.documentElement);
     for (const el of observed) if (!next.has(el)) resizeObserver.unobserve(el);
     for (const el of next) if (!observed.has(el)) resizeObserver.observe(el);
     observed = next;
+  }
+
+  // --- Reading only what changed -------------------------------------------------------------
+  //
+  // Which part of the page a notice makes the agent read again (docs/adapter-decisions.md,
+  // "The incremental page agent"):
+  // - an attribute changed on E (class, style, hidden, inert, disabled, tabindex, role, …): E's
+  //   subtree, since any of them can change every descendant's candidacy or box;
+  // - elements added: each one's subtree; text added or removed: its parent element's;
+  // - elements removed: their nodes go (and an element moved elsewhere is read at its new place);
+  //   a `summary` added or removed: its `details` (which summary is first);
+  // - a `<style>`/`<link>` changed, `<html>` or `<body>` changed, the window resized, the modal
+  //   dialog changed, more than BURST_LIMIT subtrees in one burst: the whole page;
+  // - and on every pass, every node's box (and each scroll container's sizes) read again: a
+  //   reflow moves boxes without any notice. A candidate whose box became empty, or a container
+  //   that stopped overflowing, has its subtree read again.
+  // A change that CSS alone carries to elements outside these subtrees (sibling combinators,
+  // :has(), a non-candidate starting to overflow) is caught by a whole read at the next idle
+  // time, compared with the scene kept (`verify`).
+
+  /** The element of the top document that stands for `el` (a shadow root's host, a frame's iframe). */
+  function topOf(el) {
+    for (;;) {
+      const root = el.getRootNode();
+      if (root === document || !root) return el;
+      const up = root.host ?? root.defaultView?.frameElement;
+      if (!up) return el;
+      el = up;
+    }
+  }
+
+  function markDirty(el) {
+    if (!el) return;
+    if (el.nodeType === 11) el = el.host ?? el.defaultView?.frameElement;  // a shadow root's children: its host's subtree
+    if (!el || el.nodeType !== 1) { pending.whole = true; return; }
+    const tag = el.localName;
+    if (tag === "style" || tag === "link" || tag === "html" || tag === "body") { pending.whole = true; return; }
+    pending.dirty.add(el);
+  }
+
+  function note(records) {
+    if (pending.whole) return;
+    for (const record of records) {
+      const target = record.target;
+      if (target.nodeType === 9) { pending.whole = true; return; }
+      if (record.type === "attributes") {
+        markDirty(target);
+      } else {
+        for (const added of record.addedNodes) {
+          if (added.nodeType === 1) { markDirty(added); if (added.localName === "summary") markDirty(target); }
+          else if (added.nodeType === 3) markDirty(target);
+        }
+        for (const removed of record.removedNodes) {
+          if (removed.nodeType === 1) {
+            pending.removed.add(removed);
+            const tag = removed.localName;
+            if (tag === "summary") markDirty(target);
+            if (tag === "style" || tag === "link") pending.whole = true;
+          } else if (removed.nodeType === 3) markDirty(target);
+        }
+      }
+      if (pending.dirty.size + pending.removed.size > BURST_LIMIT) pending.whole = true;
+      if (pending.whole) return;
+    }
+  }
+
+  /** Takes `node` (and its subtree) out of the maps; its parent's list is the caller's. */
+  function forget(node, gone) {
+    const i = info.get(node);
+    if (!i) return;
+    info.delete(node);
+    gone.add(node);
+    if (byId.get(node.id) === i.el) byId.delete(node.id);
+    if (structural.get(i.el) === node) structural.delete(i.el);
+    if (idByElement.get(i.el) === node.id) idByElement.delete(i.el);
+    if (node.children) for (const child of node.children) forget(child, gone);
+  }
+
+  /**
+   * The change since the scene last sent, read from what the notices name (above): the tree kept
+   * in place, and the message that tells the adapter. null: read the whole page instead.
+   */
+  function update(notes) {
+    origins = new Map();
+    const modal = openModal();
+    if (modal !== lastModal) return null;
+    const rootNow = readRoot();
+    const touched = new Set();     // parents whose children changed
+    const gone = new Set();        // nodes taken out
+    const changed = new Set();     // nodes kept whose own fields (a frame, a container's sizes) changed
+    readNow = new Set();
+    let fresh_ = null;
+    try {
+      // 1. Removed elements: their nodes go. One moved elsewhere is read again where it is now.
+      if (notes.removed.size) {
+        const moved = [...notes.removed].filter((el) => el.isConnected);
+        for (const el of moved) notes.dirty.add(el);
+        for (const [node, i] of info) {
+          if (!i.el || gone.has(node)) continue;
+          if (!i.el.isConnected || (moved.length && moved.some((m) => m.contains(topOf(i.el))))) {
+            touched.add(i.parent);
+            forget(node, gone);
+          }
+        }
+        for (const parent of touched) parent.children = parent.children.filter((child) => !gone.has(child));
+      }
+      // 2. The subtrees named, topmost first; then those the boxes' pass finds (one more round).
+      let dirty = notes.dirty;
+      for (let round_ = 0; round_ === 0 || dirty.size; round_++) {
+        if (round_ > 1) return null;
+        if (!reread(dirty, touched, gone, modal)) return null;
+        for (const node of gone) changed.delete(node);
+        dirty = boxes(changed);
+      }
+    } finally {
+      fresh_ = readNow;
+      readNow = null;
+    }
+    // A section left with no children goes, as a whole read leaves it out (unless marked or modal).
+    for (const parent of touched) {
+      if (parent === tree || gone.has(parent) || (parent.children && parent.children.length)) continue;
+      const i = info.get(parent);
+      if (parent.modal || hasMarks(i.el)) { delete parent.children; continue; }
+      const up = i.parent;
+      up.children = up.children.filter((child) => child !== parent);
+      forget(parent, gone);
+      touched.add(up);  // (a Set visits what is added while it is iterated)
+      if (changed) changed.delete(parent);
+    }
+    if (tree.children && !tree.children.length) delete tree.children;
+    for (const node of gone) changed.delete(node);
+    return { rootNow, touched, gone, changed, fresh: fresh_ };
+  }
+
+  /** Reads again each topmost element of `dirty` into its place; false: read the whole page. */
+  function reread(dirty, touched, gone, modal) {
+    const body = document.body;
+    const tops = new Set();
+    for (const el of dirty) {
+      let top = topOf(el);
+      if (!top.isConnected) continue;
+      if (!body || !body.contains(top)) continue;  // in <head>: a title, a script
+      // Above it, a section or container the scene does not have yet (an empty nav getting a
+      // link, an element starting to overflow): that one is read whole.
+      for (let up = top.parentElement; up && up !== body; up = up.parentElement) {
+        const node = structural.get(up);
+        if (node && info.has(node)) break;
+        if (wouldBeStructural(up, modal)) top = up;
+      }
+      if (top === body || top === document.documentElement) return false;
+      tops.add(top);
+    }
+    for (const el of tops) {
+      let up = el.parentElement, covered = false;
+      while (up && !covered) { covered = tops.has(up); up = up.parentElement; }
+      if (covered) tops.delete(el);
+    }
+    const ordered = [...tops];
+    for (const el of ordered) {
+      // The node its subtree's nodes go under: the nearest section, container or dialog above it.
+      let owner = tree, ctx = DOCUMENT, inert = false;
+      for (let up = el.parentElement; up && up !== body; up = up.parentElement) {
+        const node = structural.get(up);
+        if (node && info.has(node)) { owner = node; ctx = info.get(node).inner; break; }
+      }
+      for (let up = el.parentElement; up && !inert; up = up.parentElement) inert = up.inert;
+      owner.children ??= [];
+      const children = owner.children;
+      // Its nodes as they stand: a run of the owner's children (document order).
+      let first = -1, last = -1;
+      for (let index = 0; index < children.length; index++) {
+        const top = topOf(info.get(children[index]).el);
+        if (top === el || el.contains(top)) {
+          if (first < 0) first = index;
+          else if (last !== index - 1) return false;  // not one run: not in document order
+          last = index;
+        }
+      }
+      let at = first;
+      if (first < 0) {
+        // New here: before the first node that follows it in document order.
+        at = children.length;
+        for (let index = 0; index < children.length; index++) {
+          const other = info.get(children[index]).el;
+          const top = topOf(other);
+          if (top !== other && (top === el || top.contains(el) || el.contains(top))) return false;  // a shadow root or frame there: order unclear
+          if (el.compareDocumentPosition(top) & Node.DOCUMENT_POSITION_FOLLOWING && !top.contains(el)) { at = index; break; }
+        }
+      }
+      const old = first < 0 ? [] : children.slice(first, last + 1);
+      for (const node of old) forget(node, gone);
+      const into = { children: [] };
+      if (!inert) visit(el, into, ctx, modal);
+      for (const node of into.children) info.get(node).parent = owner;
+      children.splice(at, old.length, ...into.children);
+      if (old.length || into.children.length) touched.add(owner);
+    }
+    return true;
+  }
+
+  /** Whether a whole read would make `el` a node with children of its own. */
+  function wouldBeStructural(el, modal) {
+    if (el === modal || el.localName === "nav" || SECTION_ROLES.has(el.getAttribute("role"))) return true;
+    const marked = el.hasAttribute("data-focus-scroll");
+    if (!marked && !(el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight)) return false;
+    return el.checkVisibility() && readContainer(el, { x: 0, y: 0 }, marked) !== null;
+  }
+
+  /**
+   * Every node's box read again (a reflow moves boxes without a notice); the nodes read in this
+   * pass are new already. Returns the elements to read again (a candidate with an empty box now,
+   * a container that stopped overflowing), or null to read the whole page.
+   */
+  function boxes(changed) {
+    const again = new Set();
+    for (const [node, i] of info) {
+      if (readNow.has(node) || i.kind === "none" || i.kind === "root") continue;
+      const origin = originOf(i.ctx);
+      if (i.kind === "candidate") {
+        const rect = candidateRect(i.el);
+        if (!(rect.width > 0 && rect.height > 0)) { again.add(i.el); continue; }
+        const frame = frameOf(rect, origin);
+        if (!sameFrame(frame, node.frame)) { node.frame = frame; changed.add(node); }
+      } else if (i.kind === "box") {
+        const frame = frameOf(i.el.getBoundingClientRect(), origin);
+        if (!sameFrame(frame, node.frame)) { node.frame = frame; changed.add(node); }
+      } else if (i.kind === "client") {
+        const now = readContainer(i.el, origin, hasMarks(i.el));
+        if (!now || now.scroll.axis !== node.scroll.axis) { again.add(i.el); continue; }
+        if (!sameFrame(now.frame, node.frame)) { node.frame = now.frame; changed.add(node); }
+        const scroll = node.scroll;
+        if (scroll.contentWidth !== now.scroll.contentWidth || scroll.contentHeight !== now.scroll.contentHeight
+          || scroll.policy !== now.scroll.policy || scroll.margin !== now.scroll.margin) {
+          now.scroll.offsetX = scroll.offsetX;
+          now.scroll.offsetY = scroll.offsetY;
+          node.scroll = now.scroll;
+          changed.add(node);
+        }
+      }
+    }
+    return again;
+  }
+
+  function sameFrame(a, b) {
+    return b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
   }
 
   // --- Keeping up ----------------------------------------------------------------------------
@@ -416,8 +734,16 @@ enum PageScript {
     queueMicrotask(() => { if (scheduled) flush(); });
   }
 
+  /** Every scroll object of the tree (the root's first). */
+  function scrollsOf(node, into = []) {
+    if (node.scroll) into.push(node.scroll);
+    if (node.children) for (const child of node.children) scrollsOf(child, into);
+    return into;
+  }
+
   /** The scene's text without scroll offsets (set aside: a replacer function costs ~10× more). */
   function structureOf(root) {
+    const scrolls = scrollsOf(root);
     const saved = scrolls.map((scroll) => [scroll.offsetX, scroll.offsetY]);
     for (const scroll of scrolls) scroll.offsetX = scroll.offsetY = undefined;
     try {
@@ -427,40 +753,149 @@ enum PageScript {
     }
   }
 
+  /** [id, x, y] of every scroll container, as the page is scrolled now (the tree's offsets set to them). */
   function offsetsNow() {
-    return containers.map(([id, el]) => el ? [id, round(el.scrollLeft), round(el.scrollTop)] : [id, round(scrollX), round(scrollY)]);
+    const offsets = [[ROOT_ID, round(scrollX), round(scrollY)]];
+    if (tree) { tree.scroll.offsetX = offsets[0][1]; tree.scroll.offsetY = offsets[0][2]; }
+    for (const [node, i] of info) {
+      if (!node.scroll || !i.el) continue;
+      node.scroll.offsetX = round(i.el.scrollLeft);
+      node.scroll.offsetY = round(i.el.scrollTop);
+      offsets.push([node.id, node.scroll.offsetX, node.scroll.offsetY]);
+    }
+    return offsets;
   }
 
-  /** Sends what changed: the whole scene when anything but offsets did, else the offsets. */
+  function sameRoot(a, b) {
+    const own = (node) => { const { children, scroll, ...rest } = node; const { offsetX, offsetY, ...sizes } = scroll; return JSON.stringify([rest, sizes]); };
+    return own(a) === own(b);
+  }
+
+  /** Sends the whole scene (`root`, the tree kept from now on). */
+  function sendScene(root) {
+    const message = { t: "scene", url: location.href, seq: ++sequence };
+    forced = false;
+    if (fresh) {
+      message.fresh = true;
+      message.focus = activeId();
+      const hash = decodeURIComponent(location.hash.slice(1));
+      const target = hash ? document.getElementById(hash) : null;
+      message.fragment = target ? idByElement.get(target) ?? null : null;
+      fresh = false;
+    }
+    tree = root;
+    lastOffsets = JSON.stringify(offsetsNow());
+    // The root goes last, as its own text, so the adapter can hand focusd these very bytes in
+    // a SetScene instead of encoding the tree again.
+    const head = JSON.stringify(message);
+    window[BINDING](`${head.slice(0, -1)},"root":${JSON.stringify(root)}}`);
+  }
+
+  /** Sends what changed: a patch read from the notices, or the whole scene when it must. */
   function flush() {
     scheduled = false;
     if (!ready) return;
+    const notes = pending;
+    pending = newPending(false);
     // No binding in this context yet: nothing is sent or marked sent; `retry` sends it once the
     // adapter has installed the binding here.
-    if (typeof window[BINDING] !== "function") { unsent = true; return; }
-    const root = read();
-    const structure = structureOf(root);
+    if (typeof window[BINDING] !== "function") { unsent = true; pending.whole = true; return; }
+    const started = performance.now();
+    const change = fresh || !tree || notes.whole ? null : update(notes);
+    if (!change) {
+      const root = read();
+      if (fresh || forced || !tree || structureOf(root) !== structureOf(tree)) { sendScene(root); return; }
+      tree = root;
+      sendOffsets();
+      return;
+    }
+    observe();
+    if (!sameRoot(change.rootNow, tree)) {
+      // focusd cannot patch a root: a new viewport or document size sends the scene kept.
+      const { children: _, ...own } = change.rootNow;
+      if (tree.children) own.children = tree.children;
+      stats.patches++;
+      sendScene(replaceRoot(own));
+      verifyLater();
+      return;
+    }
+    const message = { t: "patch", seq: 0 };
+    const parents = [];
+    for (const parent of change.touched) {
+      if (change.gone.has(parent) || change.fresh.has(parent)) continue;
+      const children = parent.children ?? [];
+      parents.push({ id: parent.id, children: children.map((child) => child.id), nodes: children.filter((child) => change.fresh.has(child)) });
+    }
+    const frames = [], own = [];
+    for (const node of change.changed) {
+      if (info.get(node).kind === "client") { const { children, ...fields } = node; own.push(fields); }
+      else frames.push([node.id, node.frame.x, node.frame.y, node.frame.width, node.frame.height]);
+    }
     const offsets = JSON.stringify(offsetsNow());
-    if (structure !== lastStructure || fresh) {
-      const message = { t: "scene", url: location.href };
-      if (fresh) {
-        message.fresh = true;
-        message.focus = activeId();
-        const hash = decodeURIComponent(location.hash.slice(1));
-        const target = hash ? document.getElementById(hash) : null;
-        message.fragment = target ? idByElement.get(target) ?? null : null;
-        fresh = false;
-      }
-      lastStructure = structure;
-      lastOffsets = offsets;
-      // The root goes last, as its own text, so the adapter can hand focusd these very bytes in
-      // a SetScene instead of encoding the tree again.
-      const head = JSON.stringify(message);
-      const binding = window[BINDING];
-      if (typeof binding === "function") binding(`${head.slice(0, -1)},"root":${JSON.stringify(root)}}`);
-    } else if (offsets !== lastOffsets) {
-      lastOffsets = offsets;
-      send({ t: "offsets", offsets: JSON.parse(offsets) });
+    if (parents.length) message.parents = parents;
+    if (frames.length) message.frames = frames;
+    if (own.length) message.own = own;
+    if (offsets !== lastOffsets) message.offsets = JSON.parse(offsets);
+    lastOffsets = offsets;
+    if (!parents.length && !frames.length && !own.length) {
+      if (message.offsets) send({ t: "offsets", seq: ++sequence, offsets: message.offsets });
+      return;
+    }
+    message.seq = ++sequence;
+    stats.patches++;
+    send(message);
+    stats.lastPatchMs = Math.round((performance.now() - started) * 100) / 100;
+    verifyLater();
+  }
+
+  /** `root` in the tree's place (its members in the order a whole read writes them). */
+  function replaceRoot(root) {
+    info.delete(tree);
+    info.set(root, { el: null, parent: null, ctx: DOCUMENT, kind: "root", inner: DOCUMENT });
+    for (const child of root.children ?? []) info.get(child).parent = root;
+    tree = root;
+    return root;
+  }
+
+  function sendOffsets() {
+    const offsets = JSON.stringify(offsetsNow());
+    if (offsets === lastOffsets) return;
+    lastOffsets = offsets;
+    send({ t: "offsets", seq: ++sequence, offsets: JSON.parse(offsets) });
+  }
+
+  // The safety net of the incremental path: once the page has been quiet for VERIFY_QUIET ms
+  // after a patch (at most VERIFY_LATEST ms after the first patch not checked), at its next
+  // idle time, the whole page is read and compared with the scene kept; a difference (a change
+  // CSS carried where no notice named it) sends the whole scene. Not at once: a whole read
+  // running beside the adapter and focusd while they apply the patch slowed it (2 cores). An
+  // idle page is never read.
+  const VERIFY_QUIET = 500, VERIFY_LATEST = 2000;
+  let verifyTimer = null;
+  let unverifiedSince = 0;
+  function verifyLater() {
+    const now = performance.now();
+    if (!unverifiedSince) unverifiedSince = now;
+    if (verifyTimer !== null) clearTimeout(verifyTimer);
+    const wait = Math.max(0, Math.min(VERIFY_QUIET, unverifiedSince + VERIFY_LATEST - now));
+    verifyTimer = setTimeout(() => {
+      verifyTimer = null;
+      if (typeof requestIdleCallback === "function") requestIdleCallback(verify); else verify();
+    }, wait);
+  }
+
+  function verify() {
+    unverifiedSince = 0;
+    if (scheduled || !ready || !tree || typeof window[BINDING] !== "function") return;
+    const kept = structureOf(tree);
+    const root = read();
+    stats.verified++;
+    if (structureOf(root) !== kept) {
+      stats.corrections++;
+      console.debug("focusd: the scene kept differed from the page; sent whole");
+      sendScene(root);
+    } else {
+      tree = root;
     }
   }
 
@@ -474,17 +909,24 @@ enum PageScript {
     return node === el ? id : null;
   }
 
-  const mutations = new MutationObserver(() => schedule());
+  const mutations = new MutationObserver((records) => { note(records); schedule(); });
   mutations.observe(document, { subtree: true, childList: true, attributes: true, characterData: false });
   addEventListener("scroll", () => schedule(), { capture: true, passive: true });
-  addEventListener("resize", () => schedule());
-  addEventListener("load", () => schedule(), true);  // capturing: a frame's document loading too
-  addEventListener("hashchange", () => schedule());
-  addEventListener("transitionend", () => schedule(), true);
-  addEventListener("animationend", () => schedule(), true);
-  addEventListener("toggle", () => schedule(), true);
-  addEventListener("close", () => schedule(), true);
-  addEventListener("pageshow", (event) => { if (event.persisted) { fresh = true; lastStructure = null; schedule(); } });
+  const whole = () => { pending.whole = true; schedule(); };
+  const subtree = (event) => { markDirty(event.target); schedule(); };
+  addEventListener("resize", whole);  // media queries: anything may change
+  // Capturing: a frame's document loading too (its iframe read again); an image loading: its
+  // parent (a link around it gets a box).
+  addEventListener("load", (event) => {
+    const target = event.target;
+    markDirty(target && target.nodeType === 1 && target.localName !== "iframe" ? target.parentElement : target);
+    schedule();
+  }, true);
+  addEventListener("transitionend", subtree, true);
+  addEventListener("animationend", subtree, true);
+  addEventListener("toggle", subtree, true);
+  addEventListener("close", subtree, true);
+  addEventListener("pageshow", (event) => { if (event.persisted) { fresh = true; whole(); } });
   function focusIn(event) {
     if (applying && (event.target === applying || deepActive() === applying)) return;
     // The scene the focus refers to goes first: pending changes, or an element the last scene
@@ -594,8 +1036,19 @@ enum PageScript {
       const t2 = performance.now();
       const text = JSON.stringify({ t: "profile", root });
       const t3 = performance.now();
+      pending.whole = true;  // the maps now describe this read, not the scene sent: the next pass reads whole
       return { read: t1 - t0, structure: t2 - t1, stringify: t3 - t2, bytes: text.length };
     },
+    /** Sends the whole scene read again (the adapter found a gap in the messages' sequence). */
+    whole() {
+      pending.whole = true;
+      forced = true;
+      if (!ready) return false;
+      flush();
+      return true;
+    },
+    /** How the scene was kept: whole reads, patches, idle verifications, corrections they made. */
+    stats() { return { ...stats }; },
     /** Sends the scene a missing binding held back, if any. */
     retry() {
       if (!unsent) return false;
@@ -605,7 +1058,7 @@ enum PageScript {
     },
     /** Sends the whole scene again (after the adapter reconnected to the page). */
     resend() {
-      lastStructure = null;
+      pending.whole = true;
       fresh = true;
       if (!ready) return false;
       flush();

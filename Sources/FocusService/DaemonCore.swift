@@ -1,5 +1,6 @@
 import FocusConfig
 import FocusEngine
+import FocusWire
 import InputMapping
 import Logging
 import NIOCore
@@ -50,6 +51,12 @@ final class DaemonCore {
         inputPathTimes = logger.logLevel <= .debug ? InputPathTimes() : nil
         hub.nodesFreed = { [memory] nodes in memory.freed(nodes: nodes) }
         focus.memory = memory
+    }
+
+    /// Installs the built-in demo scene (`--demo`): persistent, set by no connection.
+    func installDemoScene() throws {
+        let scene = try JSONValue.parse(EmbeddedResources.demoScene).decode(Scene.self)
+        _ = try hub.setScene(scene, by: 0)
     }
 
     /// The access policy of `configuration`, WebSocket clients included.

@@ -64,10 +64,7 @@ final class DaemonService: Sendable {
         serverConfiguration.logger = logger
         // Before the socket serves: the first client already sees the demo scene.
         if options.demo {
-            try loop.submit {
-                let scene = try JSONValue.parse(EmbeddedResources.demoScene).decode(Scene.self)
-                _ = try core.value.hub.setScene(scene, by: 0)
-            }.wait()
+            try loop.submit { try core.value.installDemoScene() }.wait()
             logger.info("demo scene installed: try `focusctl watch` and `focusctl move right`")
         }
         let varlinkConfiguration = serverConfiguration
@@ -86,10 +83,7 @@ final class DaemonService: Sendable {
         }
         try loop.submit {
             core.value.input.inputLoop = inputLoop
-            core.value.input.reload = { [weak self] in
-                guard let self else { return loop.makeSucceededFuture(([], [])) }
-                return self.reload(core: core, inputLoop: inputLoop, worker: worker, loop: loop)
-            }
+            self.serveReloads(core: core, inputLoop: inputLoop, worker: worker, loop: loop)
         }.wait()
         // A socket that cannot be served ends the daemon: the devices it opened are released first.
         var started = false
@@ -302,6 +296,15 @@ final class DaemonService: Sendable {
     /// loop: no client or device waits for the reading), then swaps the result in on the loop.
     /// Reloads are read and swapped in the order they were asked for (one worker thread). On
     /// error the running config stays and the error (`InvalidConfig`) names the line.
+    /// Answers `io.focusd.Input.ReloadConfig` with ``reload(core:inputLoop:worker:loop:)`` (on
+    /// the loop; the in-process test daemon serves reloads the same way).
+    func serveReloads(core: NIOLoopBound<DaemonCore>, inputLoop: InputLoop?, worker: NIOThreadPool, loop: any EventLoop) {
+        core.value.input.reload = { [weak self] in
+            guard let self else { return loop.makeSucceededFuture(([], [])) }
+            return self.reload(core: core, inputLoop: inputLoop, worker: worker, loop: loop)
+        }
+    }
+
     func reload(core: NIOLoopBound<DaemonCore>, inputLoop: InputLoop?, worker: NIOThreadPool, loop: any EventLoop)
         -> EventLoopFuture<([String], [String])>
     {

@@ -133,7 +133,7 @@ final class FocusInterface {
                 log(warnings, scene: p.scene.name)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case .updateScene:
-                if let worker, let name = context.parameters["scene"]?.stringValue, Self.isLarge(context.parameters) {
+                if let worker, let name = context.parameters["scene"]?.stringValue, Self.isLargeUpdate(context.parameters) {
                     buildUpdate(context, name: name, carried: Carried(context.takeParameters()), on: worker)
                     break
                 }
@@ -366,10 +366,15 @@ final class FocusInterface {
 
     /// Whether `value` holds at least `limit` JSON values (stops counting there).
     static func isLarge(_ value: JSONValue, limit: Int = offLoopValues) -> Bool {
-        var budget = limit
+        valueCount(value, limit: limit) >= limit
+    }
+
+    /// How many JSON values `value` holds, counted up to `limit`.
+    static func valueCount(_ value: JSONValue, limit: Int) -> Int {
+        var count = 0
         func visit(_ value: JSONValue) -> Bool {
-            budget -= 1
-            if budget <= 0 { return true }
+            count += 1
+            if count >= limit { return true }
             switch value {
             case .array(let elements):
                 for element in elements where visit(element) { return true }
@@ -380,7 +385,23 @@ final class FocusInterface {
             }
             return false
         }
-        return visit(value)
+        _ = visit(value)
+        return count
+    }
+
+    /// Whether `UpdateScene` parameters are large enough to be applied to a copy off the loop. A
+    /// patch of a leaf without an index (a node without children: a reflow's new frame, which
+    /// focusd applies where the node stands) counts as one value: a page's reflow sends ~1,000 of them, and copying the
+    /// scene for the worker (at nice 10) cost more than applying them in place (the chromium
+    /// adapter's mutation figure, docs/adapter-decisions.md). Subtrees count every value.
+    static func isLargeUpdate(_ parameters: JSONValue, limit: Int = offLoopValues) -> Bool {
+        guard case .array(let patches)? = parameters["upsert"] else { return isLarge(parameters, limit: limit) }
+        var count = parameters["remove"]?.arrayValue?.count ?? 0
+        for patch in patches {
+            count += patch["node"]?["children"] == nil && patch["index"] == nil ? 1 : valueCount(patch, limit: limit - count)
+            if count >= limit { return true }
+        }
+        return false
     }
 
     /// The scene whose queue `context` must wait in, if any.

@@ -72,8 +72,10 @@ struct SceneDiffTests {
         for child in node.children ?? [] { offsets(child, into: &result) }
     }
 
-    @Test("random edits applied as UpdateScene and ScrollTo give focusd exactly the new tree")
-    func diffsReproduceTheNewTree() throws {
+    /// Random trees through a real focusd, `rounds` scenes of four random edits each: `send` makes
+    /// focusd's scene (the old tree) the edited one and says whether it sent an update; after
+    /// each, focusd's scene must be exactly the edited tree. Returns how many updates were sent.
+    static func editRounds(_ rounds: Int, send: (VarlinkClient, String, Node, Node) throws -> Bool) throws -> Int {
         let daemon = try TestFocusd()
         defer { daemon.stop() }
         let client = try VarlinkClient(path: daemon.socket)
@@ -81,43 +83,53 @@ struct SceneDiffTests {
         let pool = (0..<14).map { "n\($0)" }
         var fresh = 0
         var updates = 0
-        for round in 0..<120 {
-            let name = "diff\(round)"
-            var scene = Scene(name: name, root: Self.randomTree(&generator, pool: pool))
-            try client.call("io.focusd.Focus.SetScene", ["scene": try JSONValue(encoding: scene)])
+        for round in 0..<rounds {
+            let name = "edits\(round)"
+            var root = randomTree(&generator, pool: pool)
+            try client.call("io.focusd.Focus.SetScene", ["scene": try JSONValue(encoding: Scene(name: name, root: root))])
             for _ in 0..<4 {
-                let next = Scene(name: name, root: Self.edit(scene.root, &generator, fresh: &fresh))
-                switch SceneDiff.changes(from: scene, to: next) {
-                case .none:
-                    #expect(Self.shape(scene.root) == Self.shape(next.root))
-                case .replace:
-                    try client.call("io.focusd.Focus.SetScene", ["scene": try JSONValue(encoding: next)])
-                case .update(let upsert, let remove, let scroll):
-                    updates += 1
-                    // A ScrollTo for exactly the kept containers whose offset changed.
-                    var before: [String: Double] = [:], after: [String: Double] = [:]
-                    Self.offsets(scene.root, into: &before)
-                    Self.offsets(next.root, into: &after)
-                    var sentWhole: [String: Double] = [:]
-                    for patch in upsert { Self.offsets(patch.node, into: &sentWhole) }
-                    for offset in scroll { #expect(after[offset.node] == offset.offsetX && before[offset.node] != offset.offsetX) }
-                    let expected = after.filter { before[$0.key] != nil && before[$0.key] != $0.value }.keys
-                    for id in expected where sentWhole[id] == nil { #expect(scroll.contains { $0.node == id }, "\(id) scrolled") }
-                    try client.call("io.focusd.Focus.UpdateScene", [
-                        "scene": .string(name), "upsert": try JSONValue(encoding: upsert), "remove": .array(remove.map { .string($0) }),
-                    ])
-                    for offset in scroll {
-                        try client.call("io.focusd.Focus.ScrollTo", [
-                            "scene": .string(name), "node": .string(offset.node), "offsetX": .double(offset.offsetX), "offsetY": .double(offset.offsetY),
-                        ])
-                    }
-                }
+                let next = edit(root, &generator, fresh: &fresh)
+                if try send(client, name, root, next) { updates += 1 }
                 let held = try client.call("io.focusd.Inspect.GetScene", ["scene": .string(name)])
                 // Offsets are compared apart: focusd itself scrolls to keep focus visible.
-                #expect(Self.shape(held["scene"]?["root"], offsets: [:]) == Self.shape(next.root, offsets: [:]), "round \(round)")
-                scene = next
+                #expect(shape(held["scene"]?["root"], offsets: [:]) == shape(next, offsets: [:]), "round \(round)")
+                root = next
             }
             try client.call("io.focusd.Focus.RemoveScene", ["scene": .string(name)])
+        }
+        return updates
+    }
+
+    @Test("random edits applied as UpdateScene and ScrollTo give focusd exactly the new tree")
+    func diffsReproduceTheNewTree() throws {
+        let updates = try Self.editRounds(120) { client, name, old, new in
+            switch SceneDiff.changes(from: Scene(name: name, root: old), to: Scene(name: name, root: new)) {
+            case .none:
+                #expect(Self.shape(old) == Self.shape(new))
+                return false
+            case .replace:
+                try client.call("io.focusd.Focus.SetScene", ["scene": try JSONValue(encoding: Scene(name: name, root: new))])
+                return false
+            case .update(let upsert, let remove, let scroll):
+                // A ScrollTo for exactly the kept containers whose offset changed.
+                var before: [String: Double] = [:], after: [String: Double] = [:]
+                Self.offsets(old, into: &before)
+                Self.offsets(new, into: &after)
+                var sentWhole: [String: Double] = [:]
+                for patch in upsert { Self.offsets(patch.node, into: &sentWhole) }
+                for offset in scroll { #expect(after[offset.node] == offset.offsetX && before[offset.node] != offset.offsetX) }
+                let expected = after.filter { before[$0.key] != nil && before[$0.key] != $0.value }.keys
+                for id in expected where sentWhole[id] == nil { #expect(scroll.contains { $0.node == id }, "\(id) scrolled") }
+                try client.call("io.focusd.Focus.UpdateScene", [
+                    "scene": .string(name), "upsert": try JSONValue(encoding: upsert), "remove": .array(remove.map { .string($0) }),
+                ])
+                for offset in scroll {
+                    try client.call("io.focusd.Focus.ScrollTo", [
+                        "scene": .string(name), "node": .string(offset.node), "offsetX": .double(offset.offsetX), "offsetY": .double(offset.offsetY),
+                    ])
+                }
+                return true
+            }
         }
         #expect(updates > 100)
     }

@@ -114,6 +114,12 @@ try:
     monitor.receive()
     mutation = []
     evaluate = []
+
+    def cpu_ms(pid):
+        """User + system CPU time of a process so far (ms): a figure the machine's load does not inflate."""
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    cpu_before = (cpu_ms(session.adapter.pid), cpu_ms(session.focusd.pid))
     for index in range(2, 32):
         focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": f"b{index}"})
         wait_for(lambda: page.active() == f"b{index}", 5)
@@ -134,6 +140,12 @@ try:
         evaluate.append(evaluated - start)
     print(f"mutation → scene (1,000 candidates): median {ms(statistics.median(mutation))}, max {ms(max(mutation))} "
           f"| floor Runtime.evaluate round trip: median {ms(statistics.median(evaluate))} (goal ≤ 33 ms)")
+    cpu_after = (cpu_ms(session.adapter.pid), cpu_ms(session.focusd.pid))
+    print(f"  CPU per round (the removal, and the Focus call that sets it up): adapter {(cpu_after[0] - cpu_before[0]) / len(mutation):.1f} ms, "
+          f"focusd {(cpu_after[1] - cpu_before[1]) / len(mutation):.1f} ms")
+    # How the page agent kept the scene: patches (read only what changed) or whole reads, and
+    # what its idle-time whole read found to correct.
+    print(f"  page agent: {json.dumps(page.eval('__focusd.stats()'))}; load {open('/proc/loadavg').read().split()[0]}")
 
     # 3 and 4. The first scene of 5,000 candidates (navigation → focusd's scene event), beside the
     # page's own navigation → DOMContentLoaded (its Navigation Timing), and memory.

@@ -82,21 +82,3 @@ struct InspectCommandTests {
         #expect(past.status == 2 && past.errors.contains("io.focusd.Inspect.NoSuchNode"), "\(past)")
     }
 }
-
-extension ServiceSocketTests.Access {
-    @Test("a read-only uid may ExplainMove and PlanPath but not Record, which carries every key typed")
-    func inspectAccess() throws {
-        let daemon = try FocusdProcess(config: "[access]\nreadOnlyUids = [65534]\n", demo: true)
-        defer { daemon.stop() }
-        let replies = try Self.callsAsNobody(daemon, [
-            Self.call("io.focusd.Inspect.ExplainMove", ["direction": "right"]),
-            Self.call("io.focusd.Inspect.PlanPath", ["target": "tile05"]),
-            Self.call("io.focusd.Inspect.Record", more: true),
-        ])
-        try #require(replies.count == 3, "\(replies)")
-        #expect(replies[0]["parameters"]?["explanation"]?["result"] == "heroTrending", "\(replies[0])")
-        #expect(replies[1]["parameters"]?["plan"]?["reachable"] == true, "\(replies[1])")
-        // io.focusd.Inspect declares no PermissionDenied of its own (README "Decisions").
-        #expect(replies[2]["error"] == "org.varlink.service.PermissionDenied", "\(replies[2])")
-    }
-}

@@ -224,6 +224,31 @@ extension ServiceSocketTests {
             #expect(try reader.receive(timeout: .seconds(10)).parameters["state"] == before)
         }
 
+        @Test("an UpdateScene of 1,000 leaves' new frames (a page's reflow) is applied in place on the loop, not copied for the worker")
+        func leafFramesAppliedOnLoop() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            let owner = try daemon.connect(timeout: .seconds(60))
+            try owner.call("io.focusd.Focus.SetScene", ["scene": TestScenes.grid("g", columns: 50, rows: 20)])
+            let scene = try owner.call("io.focusd.Inspect.GetScene", ["scene": "g"])["scene"]!
+            let upsert: [JSONValue] = try #require(scene["root"]?["children"]?.arrayValue).map { tile in
+                guard case .object(var members) = tile, case .object(var frame)? = tile["frame"], let x = frame["x"]?.doubleValue else { return tile }
+                frame["x"] = .double(x + 7)
+                members["frame"] = .object(frame)
+                return ["parent": "root", "node": .object(members)]
+            }
+            #expect(upsert.count == 1_000)
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
+            try owner.send(VarlinkCall(method: "io.focusd.Focus.UpdateScene", parameters: ["scene": "g", "upsert": .array(upsert)]))
+            let (update, lint) = try Self.reply(of: owner, after: linter)
+            #expect(update.error == nil)
+            #expect(!lint, "the update waited for the Lint that held the worker")
+            #expect(!daemon.log_.contains("scene 'g': UpdateScene is built on the worker thread"))
+            let held = try owner.call("io.focusd.Inspect.GetScene", ["scene": "g"])["scene"]!
+            #expect(held["root"]?["children"]?.arrayValue?.map { $0["frame"] } == upsert.map { $0["node"]?["frame"] })
+        }
+
         @Test("a large UpdateScene is applied to a copy on the worker and swapped in, with the reply and events of the update done in place")
         func largeUpdateBuiltOnWorker() throws {
             let daemon = try Self.daemon()

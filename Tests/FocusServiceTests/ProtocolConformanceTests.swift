@@ -3,85 +3,10 @@ import Testing
 import Varlink
 
 extension ServiceSocketTests {
-    /// UAPI.20 conformance of the daemon as a whole (service.md §1, §2): what any Varlink client
-    /// may rely on, and what closes a connection.
+    /// UAPI.20 conformance of the daemon's socket (service.md §1, §2): what closes a connection,
+    /// and pipelined calls in one write. The method contract is ``ProtocolConformanceTests``.
     @Suite("Varlink protocol through the daemon")
     struct ProtocolConformance {
-        @Test("GetInterfaceDescription returns the io.focusd.Focus interface text verbatim")
-        func interfaceDescriptionVerbatim() throws {
-            let daemon = try FocusdProcess()
-            defer { daemon.stop() }
-            let client = try daemon.connect()
-            let reply = try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Focus"])
-            let expected = try String(contentsOfFile: ServiceTestPaths.focusInterface, encoding: .utf8)
-            #expect(reply["description"]?.stringValue == expected)
-            let input = ServiceTestPaths.interfaceFile("io.focusd.Input.varlink")
-            let inputReply = try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Input"])
-            #expect(inputReply["description"]?.stringValue == (try String(contentsOfFile: input, encoding: .utf8)))
-            let missing = try client.error(calling: "org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Nope"])
-            #expect(missing == .interfaceNotFound("io.focusd.Nope"))
-        }
-
-        @Test("GetInfo lists io.focusd.Focus, io.focusd.Input and io.focusd.Inspect")
-        func infoListsInterfaces() throws {
-            let daemon = try FocusdProcess()
-            defer { daemon.stop() }
-            let info = try daemon.connect().call("org.varlink.service.GetInfo")
-            let interfaces = Set(info["interfaces"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-            #expect(interfaces == ["org.varlink.service", "io.focusd.Focus", "io.focusd.Input", "io.focusd.Inspect"])
-            #expect(info["vendor"]?.stringValue?.isEmpty == false)
-            #expect(info["version"]?.stringValue?.isEmpty == false)
-        }
-
-        @Test("an unknown method is answered MethodNotFound and the connection stays usable")
-        func unknownMethod() throws {
-            let daemon = try FocusdProcess(demo: true)
-            defer { daemon.stop() }
-            let client = try daemon.connect()
-            #expect(try client.error(calling: "io.focusd.Focus.Frobnicate") == .methodNotFound("io.focusd.Focus.Frobnicate"))
-            #expect(try client.error(calling: "io.focusd.Nothing.Frobnicate")?.name == "org.varlink.service.InterfaceNotFound")
-            #expect(try client.call("io.focusd.Focus.GetState")["state"]?["scene"] != nil)
-        }
-
-        @Test("bad parameters are answered InvalidParameter naming the parameter")
-        func badParameters() throws {
-            let daemon = try FocusdProcess(demo: true)
-            defer { daemon.stop() }
-            let client = try daemon.connect()
-            // an unknown enum value
-            #expect(try client.error(calling: "io.focusd.Focus.Move", ["direction": "sideways"]) == .invalidParameter("direction"))
-            #expect(
-                try client.error(calling: "io.focusd.Focus.Move", ["direction": "up", "track": "both"]) == .invalidParameter("track"))
-            // a string where a number goes
-            #expect(
-                try client.error(calling: "io.focusd.Focus.Send", ["command": "crown", "detents": "3"]) == .invalidParameter("detents"))
-            // a number where a string goes, and a missing required parameter
-            #expect(try client.error(calling: "io.focusd.Focus.Focus", ["id": 7]) == .invalidParameter("id"))
-            #expect(try client.error(calling: "io.focusd.Focus.Move") == .invalidParameter("direction"))
-            // still fine afterwards
-            #expect(try client.call("io.focusd.Focus.Move", ["direction": "right"])["state"] != nil)
-        }
-
-        @Test("Monitor without more is answered ExpectedMore")
-        func monitorWithoutMore() throws {
-            let daemon = try FocusdProcess(demo: true)
-            defer { daemon.stop() }
-            let client = try daemon.connect()
-            #expect(try client.error(calling: "io.focusd.Focus.Monitor") == .expectedMore)
-            #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] != nil)
-        }
-
-        @Test("a call asking for upgrade is answered InvalidParameter(upgrade)")
-        func upgradeRefused() throws {
-            let daemon = try FocusdProcess()
-            defer { daemon.stop() }
-            let client = try daemon.connect()
-            try client.send(VarlinkCall(method: "org.varlink.service.GetInfo", upgrade: true))
-            let reply = try client.receive()
-            #expect(reply.error == "org.varlink.service.InvalidParameter")
-            #expect(reply.parameters["parameter"] == "upgrade")
-        }
-
         @Test("malformed JSON closes the connection; other clients are served")
         func malformedJSONCloses() throws {
             let daemon = try FocusdProcess(demo: true)
@@ -177,5 +102,79 @@ extension ServiceSocketTests {
             }
             #expect(revisions == revisions.sorted())
         }
+    }
+}
+
+/// UAPI.20 conformance of the daemon's service (service.md §1, §2): what any Varlink client may
+/// rely on of its methods. Dispatch and errors, so through focusd's service in process.
+@Suite("Varlink method contract of the daemon", .timeLimit(.minutes(1)))
+struct ProtocolConformanceTests {
+    @Test("GetInterfaceDescription returns the io.focusd.Focus interface text verbatim")
+    func interfaceDescriptionVerbatim() throws {
+        let daemon = try InProcessFocusd()
+        let client = try daemon.connect()
+        let reply = try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Focus"])
+        let expected = try String(contentsOfFile: ServiceTestPaths.focusInterface, encoding: .utf8)
+        #expect(reply["description"]?.stringValue == expected)
+        let input = ServiceTestPaths.interfaceFile("io.focusd.Input.varlink")
+        let inputReply = try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Input"])
+        #expect(inputReply["description"]?.stringValue == (try String(contentsOfFile: input, encoding: .utf8)))
+        let missing = try client.error(calling: "org.varlink.service.GetInterfaceDescription", ["interface": "io.focusd.Nope"])
+        #expect(missing == .interfaceNotFound("io.focusd.Nope"))
+    }
+
+    @Test("GetInfo lists io.focusd.Focus, io.focusd.Input and io.focusd.Inspect")
+    func infoListsInterfaces() throws {
+        let daemon = try InProcessFocusd()
+        let info = try daemon.connect().call("org.varlink.service.GetInfo")
+        let interfaces = Set(info["interfaces"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        #expect(interfaces == ["org.varlink.service", "io.focusd.Focus", "io.focusd.Input", "io.focusd.Inspect"])
+        #expect(info["vendor"]?.stringValue?.isEmpty == false)
+        #expect(info["version"]?.stringValue?.isEmpty == false)
+    }
+
+    @Test("an unknown method is answered MethodNotFound and the connection stays usable")
+    func unknownMethod() throws {
+        let daemon = try InProcessFocusd(demo: true)
+        let client = try daemon.connect()
+        #expect(try client.error(calling: "io.focusd.Focus.Frobnicate") == .methodNotFound("io.focusd.Focus.Frobnicate"))
+        #expect(try client.error(calling: "io.focusd.Nothing.Frobnicate")?.name == "org.varlink.service.InterfaceNotFound")
+        #expect(try client.call("io.focusd.Focus.GetState")["state"]?["scene"] != nil)
+    }
+
+    @Test("bad parameters are answered InvalidParameter naming the parameter")
+    func badParameters() throws {
+        let daemon = try InProcessFocusd(demo: true)
+        let client = try daemon.connect()
+        // an unknown enum value
+        #expect(try client.error(calling: "io.focusd.Focus.Move", ["direction": "sideways"]) == .invalidParameter("direction"))
+        #expect(
+            try client.error(calling: "io.focusd.Focus.Move", ["direction": "up", "track": "both"]) == .invalidParameter("track"))
+        // a string where a number goes
+        #expect(
+            try client.error(calling: "io.focusd.Focus.Send", ["command": "crown", "detents": "3"]) == .invalidParameter("detents"))
+        // a number where a string goes, and a missing required parameter
+        #expect(try client.error(calling: "io.focusd.Focus.Focus", ["id": 7]) == .invalidParameter("id"))
+        #expect(try client.error(calling: "io.focusd.Focus.Move") == .invalidParameter("direction"))
+        // still fine afterwards
+        #expect(try client.call("io.focusd.Focus.Move", ["direction": "right"])["state"] != nil)
+    }
+
+    @Test("Monitor without more is answered ExpectedMore")
+    func monitorWithoutMore() throws {
+        let daemon = try InProcessFocusd(demo: true)
+        let client = try daemon.connect()
+        #expect(try client.error(calling: "io.focusd.Focus.Monitor") == .expectedMore)
+        #expect(try client.call("io.focusd.Focus.ListScenes")["scenes"] != nil)
+    }
+
+    @Test("a call asking for upgrade is answered InvalidParameter(upgrade)")
+    func upgradeRefused() throws {
+        let daemon = try InProcessFocusd()
+        let client = try daemon.connect()
+        try client.send(VarlinkCall(method: "org.varlink.service.GetInfo", upgrade: true))
+        let reply = try client.receive(timeout: nil)
+        #expect(reply.error == "org.varlink.service.InvalidParameter")
+        #expect(reply.parameters["parameter"] == "upgrade")
     }
 }

@@ -11,7 +11,7 @@ struct FilesAndSocketsTests {
         try #require(fd >= 0)
         defer { close(fd) }
         try Posix.writeAll(fd, bytes)
-        return String(cString: template)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     @Test("a whole file is read, and one over the limit fails with EFBIG naming the path")
