@@ -76,6 +76,8 @@ public final class AtspiAdapter {
     public var debug: ((String) -> Void)?
     /// When the last answer to a read came (for `--verbose`: how long after it a scene is sent).
     private var lastAnswer: UInt64 = 0
+    /// Calls sent, by method (`Properties.Get` by property), for `--verbose`.
+    private var callCounts: [String: Int] = [:]
     /// The earliest deadline of a focus request waiting for its `focused` event.
     private var confirmDeadline: UInt64?
 
@@ -146,7 +148,13 @@ public final class AtspiAdapter {
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "GetNameOwner", arguments: [.string(AtspiAdapter.registry)]
             ).first?.string ?? ""
-            try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Object'") { [unowned self] in self.objectEvent($0) }
+            // Only the members the adapter follows: a toolkit's other events (a progress bar's
+            // PropertyChange of its value, many a second in Qt's gallery) are not routed here.
+            for member in ["StateChanged", "ChildrenChanged", "BoundsChanged"] {
+                try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Object',member='\(member)'") { [unowned self] in
+                    self.objectEvent($0)
+                }
+            }
             try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Window'") { [unowned self] in self.windowEvent($0) }
             try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] signal in
                 if let name = signal.body.first?.string, signal.body.count == 3, signal.body[2].string == "" { self.appGone(name) }
@@ -161,6 +169,7 @@ public final class AtspiAdapter {
         } catch {
             throw AtspiSetupError(description: "accessibility bus at \(address): \(error)")
         }
+        debug?("atspi: connected, events registered: listing the applications")
         call(AtspiAdapter.registry, AtspiAdapter.root, "Accessible", "GetChildren") { [unowned self] result in
             guard case .success(let values) = result else { return self.log("atspi: the registry lists no applications: \(result)") }
             for child in values.first?.items ?? [] {
@@ -209,6 +218,11 @@ public final class AtspiAdapter {
         reply: @escaping (Result<[DBusValue], DBusError>) -> Void
     ) {
         let qualified = interface.contains(".") ? interface : "org.a11y.atspi.\(interface)"
+        if debug != nil {
+            var kind = member
+            if member == "Get", case .string(let property)? = arguments.last { kind = property }
+            callCounts[kind, default: 0] += 1
+        }
         connection.call(destination: destination, path: path, interface: qualified, member: member, arguments: arguments, reply: reply)
     }
 
@@ -220,7 +234,31 @@ public final class AtspiAdapter {
         call(bus, AtspiAdapter.root, "org.freedesktop.DBus.Properties", "Get", [.string("org.a11y.atspi.Accessible"), .string("Name")]) { result in
             if case .success(let v) = result { app.name = v.first?.string ?? "" }
         }
-        readChildren(app, AtspiAdapter.root)
+        // One call for the role, state and place in the tree of every accessible the toolkit has
+        // made (at-spi2-atk: GTK 3); then only the extents (and the children lists the listing
+        // lacks) are read. Qt 5 answers an empty list, others UnknownMethod: the walk then.
+        let key = begin(app, AtspiAdapter.root)
+        call(bus, "/org/a11y/atspi/cache", "Cache", "GetItems") { [unowned self] result in
+            defer { self.answered(app, AtspiAdapter.root, key) }
+            if case .success(let v) = result, let listed = v.first?.items {
+                let items = listed.compactMap(AtspiAdapter.cacheItem)
+                if items.contains(where: { $0.parent == AtspiAdapter.root }) {
+                    self.debug?("atspi: \(app.bus) listed \(items.count) accessibles in Cache.GetItems")
+                    for path in app.tree.load(items, root: AtspiAdapter.root) { self.readNeeded(app, path) }
+                    if app.tree[AtspiAdapter.root]?.childrenRead != true { self.readChildren(app, AtspiAdapter.root) }
+                    return
+                }
+            }
+            self.readChildren(app, AtspiAdapter.root)
+        }
+    }
+
+    /// A `Cache.GetItems` entry: ((bus, path), (bus, application), (bus, parent), index in parent,
+    /// child count, interfaces, name, role, description, states).
+    static func cacheItem(_ value: DBusValue) -> AccessibleTree.CacheItem? {
+        guard let f = value.items, f.count >= 10, let path = f[0].items?[safe: 1]?.string, let parent = f[2].items?[safe: 1]?.string,
+              let index = f[3].int, let count = f[4].int, let role = f[7].int, let words = f[9].items?.compactMap(\.int) else { return nil }
+        return AccessibleTree.CacheItem(path: path, parent: parent, index: index, childCount: count, role: role, states: AtspiStates(words: words))
     }
 
     private func appGone(_ bus: String) {
@@ -234,27 +272,43 @@ public final class AtspiAdapter {
         if activeScene == name { activeScene = nil }
     }
 
-    /// Reads an accessible's role, state and extents, then (when it is shown) its children.
-    private func read(_ app: App, _ path: String, parent: String) {
+    /// Reads an accessible's role and state (both in flight at once), then what the scene needs
+    /// of it (`readNeeded`): most accessibles cost two or three calls instead of four (a button's
+    /// children list, a panel's or a label's extents, and everything of a hidden subtree beyond
+    /// its root's role and state are not read). `eager` (a widget added while the window is
+    /// shown, and what it holds): its extents and children list are asked at once with the
+    /// role and state, one round trip instead of two, since the time to its scene counts more
+    /// than its calls.
+    private func read(_ app: App, _ path: String, parent: String, eager: Bool = false) {
         if app.tree[path] == nil || app.tree[path]?.parent != parent {
             app.tree.remove(path)
             app.tree[path] = Accessible(path: path, parent: parent)
         }
-        let key = begin(app, path)  // GetRole; readExtents and readState count themselves
+        let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetRole") { [unowned self] result in
             if case .success(let v) = result, let role = v.first?.int { app.tree.nodes[path]?.role = role }
+            app.tree.nodes[path]?.roleRead = true
+            self.readNeeded(app, path)
             self.answered(app, path, key)
         }
-        readExtents(app, path)
-        readState(app, path, children: false)
-        // Sent with the rest, not after the state's answer: one round trip per level of the tree
-        // instead of two (the application answers in order, so the state is known when the
-        // children arrive; a hidden accessible's children are listed but not read).
-        readChildren(app, path, ifShown: true)
+        readState(app, path)
+        if eager {
+            readExtents(app, path)
+            readChildren(app, path, eager: true)
+        }
     }
 
-    /// Reads an accessible's state; where it is shown (and `children`), its children are read too.
-    private func readState(_ app: App, _ path: String, children: Bool = true) {
+    /// Once an accessible's role and state are known (and again when it is shown, or becomes
+    /// focusable): its extents and its children list where the scene needs them, each asked once.
+    private func readNeeded(_ app: App, _ path: String) {
+        guard let node = app.tree[path], node.roleRead, node.statesRead else { return }
+        let needs = AccessibleTree.needs(node, isWindow: node.parent == AtspiAdapter.root)
+        if needs.extents && !node.extentsAsked { readExtents(app, path) }
+        if needs.children && !node.childrenAsked { readChildren(app, path) }
+    }
+
+    /// Reads an accessible's state, then what the scene needs of it.
+    private func readState(_ app: App, _ path: String) {
         let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetState") { [unowned self] result in
             if case .success(let v) = result, let words = v.first?.items?.compactMap(\.int), app.tree[path] != nil {
@@ -262,7 +316,7 @@ public final class AtspiAdapter {
                 app.tree.nodes[path]?.states = states
                 app.tree.nodes[path]?.statesRead = true
                 app.tree.learn(states)
-                if children && AccessibleTree.mayShow(states) { self.readChildren(app, path) }
+                self.readNeeded(app, path)
             } else if case .failure = result {
                 app.tree.remove(path)
             }
@@ -273,6 +327,7 @@ public final class AtspiAdapter {
     /// Reads an accessible's extents; `moved` runs (before the answer is counted in) when their
     /// origin differs from `since` (or they became real, or stopped being real).
     private func readExtents(_ app: App, _ path: String, movedFrom since: Extents? = nil, moved: (() -> Void)? = nil) {
+        app.tree.nodes[path]?.extentsAsked = true
         let key = begin(app, path)
         call(app.bus, path, "Component", "GetExtents", [.uint32(0)]) { [unowned self] result in
             if case .success(let v) = result, let r = v.first?.items?.compactMap(\.int), r.count == 4 {
@@ -284,14 +339,20 @@ public final class AtspiAdapter {
         }
     }
 
-    /// Reads an accessible's children list and reads the children it did not know. `ifShown`:
-    /// sent before the accessible's state is known; the children are read only if it turns out
-    /// shown (or its state could not be read), else the list is kept until it is shown.
-    private func readChildren(_ app: App, _ path: String, ifShown: Bool = false) {
+    /// Reads an accessible's children list and reads the children it did not know. `eager`: asked
+    /// with the accessible's state, before its answer (the application answers in order, so the
+    /// state is known when the list arrives): the children are read only where it is shown, and
+    /// read eagerly too.
+    private func readChildren(_ app: App, _ path: String, eager: Bool = false) {
+        app.tree.nodes[path]?.childrenAsked = true
         let key = begin(app, path)
         call(app.bus, path, "Accessible", "GetChildren") { [unowned self] result in
             defer { self.answered(app, path, key) }
             guard case .success(let v) = result, let node = app.tree[path] else { return }
+            if eager && node.statesRead && !AccessibleTree.mayShow(node.states) {
+                app.tree.nodes[path]?.childrenAsked = false  // asked again when it is shown
+                return
+            }
             let children = (v.first?.items ?? []).compactMap { child -> String? in
                 guard let parts = child.items, parts.count == 2, parts[0].string == app.bus else { return nil }
                 return parts[1].string
@@ -299,10 +360,9 @@ public final class AtspiAdapter {
             let old = node.children
             for gone in Set(old).subtracting(children) where app.tree[gone]?.parent == path { app.tree.remove(gone) }
             app.tree.nodes[path]?.children = children
-            if ifShown && node.statesRead && !AccessibleTree.mayShow(node.states) { return }
             app.tree.nodes[path]?.childrenRead = true
             for child in children where app.tree[child]?.parent != path || path == AtspiAdapter.root {
-                self.read(app, child, parent: path)
+                self.read(app, child, parent: path, eager: eager)
             }
             if path == AtspiAdapter.root {
                 for window in app.sent.keys where !children.contains(window) { app.dirtyWindows.insert(window) }
@@ -347,11 +407,15 @@ public final class AtspiAdapter {
             guard let state = AtspiStates.named(detail) else { return }
             app.tree.nodes[path]?.states.set(state, on)
             if on { app.tree.learn(AtspiStates(bits: 1 << UInt64(state))) }
-            if on && (state == AtspiStates.showing || (state == AtspiStates.visible && !app.tree.reportsShowing)) {
-                readChildren(app, path)
+            if on && (state == AtspiStates.showing || state == AtspiStates.visible || state == AtspiStates.focusable) {
+                // Shown (or focusable) now: what was not read while it was not needed.
+                readNeeded(app, path)
             }
             if state == AtspiStates.defunct && on { app.tree.remove(path) }
             markDirty(app, path)
+            if state == AtspiStates.focused {
+                if on { app.tree.lastFocused = path } else if app.tree.lastFocused == path { app.tree.lastFocused = nil }
+            }
             if state == AtspiStates.focused && on { appFocused(app, path) }
             if state == AtspiStates.active && on && app.tree[path]?.parent == AtspiAdapter.root { windowActivated(app, path) }
         case "ChildrenChanged":
@@ -365,7 +429,7 @@ public final class AtspiAdapter {
                     let index = signal.body[safe: 1]?.int ?? -1
                     children.insert(childPath, at: (0...children.count).contains(index) ? index : children.count)
                     app.tree.nodes[path]?.children = children
-                    read(app, childPath, parent: path)
+                    read(app, childPath, parent: path, eager: true)
                 } else if detail.hasPrefix("remove"), app.tree[childPath]?.parent == path {
                     app.tree.nodes[path]?.children.removeAll { $0 == childPath }
                     app.tree.remove(childPath)
@@ -433,18 +497,24 @@ public final class AtspiAdapter {
                 // when it moved on the screen (a window moved, a container with a window of its
                 // own moved): their screen extents moved with it, and no event says so.
                 for path in paths {
-                    readExtents(app, path, movedFrom: known[path] ?? nil) { [unowned self] in
-                        var under = Set<String>()
-                        self.collectKept(app, path, into: &under)
-                        under.remove(path)
-                        self.debug?("atspi: \(path) moved: re-reading \(under.count) extents under it")
-                        for child in under { self.readExtents(app, child) }
+                    guard let node = app.tree[path] else { continue }
+                    let needs = AccessibleTree.needs(node, isWindow: node.parent == AtspiAdapter.root)
+                    // A shown leaf the scene needs no extents of (a spinner, a progress bar, a
+                    // label) costs nothing but its event, however often it moves.
+                    if needs.extents || !node.children.isEmpty || !node.roleRead || !node.statesRead {
+                        readExtents(app, path, movedFrom: known[path] ?? nil) { [unowned self] in
+                            var under = Set<String>()
+                            self.collectKept(app, path, into: &under)
+                            under.remove(path)
+                            self.debug?("atspi: \(path) moved: re-reading \(under.count) extents under it")
+                            for child in under { self.readExtents(app, child) }
+                        }
                     }
                     // GTK 3 reports a widget shown before it is mapped and sends no event when it
                     // is: its first placement (a bounds change) is when its state is worth reading
                     // again.
-                    if let node = app.tree[path], node.extents == nil || !app.tree.isShown(node) {
-                        readState(app, path, children: !node.childrenRead)
+                    if !app.tree.isShown(node) || (needs.extents && node.extents == nil) {
+                        readState(app, path)
                     }
                     collectContainers(app, path, into: &containers)
                 }
@@ -510,6 +580,16 @@ public final class AtspiAdapter {
         if app.sent[window] == scene { return }
         debug?("atspi: publishing \(name) (\(scene.ids().count) nodes), \(Double(Self.now() - lastAnswer) / 1000) ms after the last answer")
         let isNew = app.sent[window] == nil
+        if isNew, debug != nil {
+            var candidates = 0
+            var stack = scene.children
+            while let node = stack.popLast() {
+                if node.focusable { candidates += 1 }
+                stack += node.children
+            }
+            let counts = callCounts.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            debug?("atspi: first scene of \(name): \(app.tree.nodes.count) accessibles known, \(candidates) candidates; calls sent so far: \(callCounts.values.reduce(0, +)) (\(counts))")
+        }
         app.sent[window] = scene
         sink.publish(name, root: scene)
         if isNew {

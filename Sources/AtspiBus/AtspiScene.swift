@@ -44,7 +44,18 @@ public enum AtspiRole {
     public static let text = 61, toolBar = 63, tree = 65, treeTable = 66, window = 69, entry = 79
     public static let listBox = 98
 
+    public static let icon = 26, image = 27, progressBar = 42, pushButton = 43, radioButton = 44
+    public static let scrollBar = 48, separator = 50, toggleButton = 62
+
     public static let sections: Set<Int> = [toolBar, menuBar, pageTabList, list, listBox, table, tree, treeTable]
+    /// Roles whose accessible children are the widget's own parts, never a place focus can go:
+    /// their children lists are not read. GTK 3 exposes at most a button's image under push,
+    /// toggle and radio buttons; Qt 5 exposes its buttons' child widgets, which a button does not
+    /// have. Not among them: check boxes (a checkable Qt group box is a check box holding its
+    /// widgets), labels (a GTK 3 label's links are focusable children), spin buttons (Qt 5 may
+    /// expose the line edit inside), text (a Qt line edit holds its clear button).
+    public static let leaves: Set<Int> = [icon, image, progressBar, pushButton, radioButton, scrollBar, separator, slider, toggleButton]
+
     public static let textFields: Set<Int> = [text, entry, passwordText]
     public static let editable: Set<Int> = [spinButton, slider]
 }
@@ -91,6 +102,12 @@ public struct Accessible: Equatable, Sendable {
     public var childrenRead = false
     /// Whether `states` holds an answer of `GetState` yet.
     public var statesRead = false
+    /// Whether `role` holds an answer of `GetRole` yet (or the call failed: role 0).
+    public var roleRead = false
+    /// Whether the extents were asked for, and the children list (the reads made once the role and
+    /// state say the scene needs them).
+    public var extentsAsked = false
+    public var childrenAsked = false
 
     public init(path: String, parent: String?) {
         self.path = path
@@ -130,10 +147,70 @@ public struct AccessibleTree: Sendable {
         return nil
     }
 
+    /// One accessible as `org.a11y.atspi.Cache.GetItems` lists it (at-spi2-atk answers it while
+    /// a client is registered for `object:children-changed`, as the adapter is).
+    public struct CacheItem: Sendable {
+        public var path: String, parent: String, index: Int, childCount: Int, role: Int, states: AtspiStates
+        public init(path: String, parent: String, index: Int, childCount: Int, role: Int, states: AtspiStates) {
+            self.path = path
+            self.parent = parent
+            self.index = index
+            self.childCount = childCount
+            self.role = role
+            self.states = states
+        }
+    }
+
+    /// Fills the tree under `root` from a cache listing: every listed accessible with its role
+    /// and state, children in their index order. An accessible whose listed children are fewer
+    /// than its child count (the toolkit had not made them yet) keeps `childrenRead` false, so its
+    /// children list is read as in a walk. Returns the accessibles loaded (the root excluded).
+    @discardableResult
+    public mutating func load(_ items: [CacheItem], root: String) -> [String] {
+        var children: [String: [(Int, String)]] = [:]
+        var counts: [String: Int] = [:]
+        var loaded: [String] = []
+        for item in items {
+            counts[item.path] = item.childCount
+            guard item.path != root else { continue }
+            var node = Accessible(path: item.path, parent: item.parent)
+            node.role = item.role
+            node.roleRead = true
+            node.states = item.states
+            node.statesRead = true
+            learn(item.states)
+            nodes[item.path] = node
+            children[item.parent, default: []].append((item.index, item.path))
+            loaded.append(item.path)
+        }
+        for (parent, listed) in children where nodes[parent] != nil {
+            let ordered = listed.sorted { $0.0 < $1.0 }.map(\.1)
+            nodes[parent]?.children = ordered
+            if let count = counts[parent], count == ordered.count {
+                nodes[parent]?.childrenRead = true
+                nodes[parent]?.childrenAsked = true
+            }
+        }
+        for path in loaded where counts[path] == 0 {
+            nodes[path]?.childrenRead = true
+            nodes[path]?.childrenAsked = true
+        }
+        return loaded
+    }
+
     /// Whether a state set read may mean shown: its children are worth reading (SHOWING or
     /// VISIBLE: the toolkit may not report SHOWING at all).
     public static func mayShow(_ states: AtspiStates) -> Bool {
         states.contains(AtspiStates.showing) || states.contains(AtspiStates.visible)
+    }
+
+    /// What the scene needs of an accessible whose role and state are known, beyond them: its
+    /// extents (a window, a section, or focusable: a possible candidate) and its children list
+    /// (anything that may hold more than its own parts). Nothing while it is not shown.
+    public static func needs(_ node: Accessible, isWindow: Bool) -> (extents: Bool, children: Bool) {
+        guard mayShow(node.states) else { return (false, false) }
+        let extents = isWindow || AtspiRole.sections.contains(node.role) || node.states.contains(AtspiStates.focusable)
+        return (extents, !AtspiRole.leaves.contains(node.role))
     }
 
     public func isShown(_ node: Accessible) -> Bool {
@@ -161,9 +238,19 @@ public struct AccessibleTree: Sendable {
         if states.contains(AtspiStates.sensitive) { reportsSensitive = true }
     }
 
-    /// The focused accessible among `window`'s descendants that are candidates, if any.
+    /// The accessible of the last `focused` event (cleared by its own `focused` off). Qt 5 leaves
+    /// FOCUSED set on a tab widget's current tab while focus is elsewhere, so "the first FOCUSED
+    /// accessible" is not the application's focus where an event says better.
+    public var lastFocused: String?
+
+    /// The application's focused accessible in `scene`, if any: the last one a `focused` event
+    /// named while it still has FOCUSED, else the first FOCUSED one in scene order.
     public func focusedCandidate(in scene: SceneNode) -> String? {
-        scene.ids().first { nodes[$0]?.states.contains(AtspiStates.focused) == true && $0 != scene.id }
+        if let last = lastFocused, last != scene.id, nodes[last]?.states.contains(AtspiStates.focused) == true,
+           scene.find(last) != nil {
+            return last
+        }
+        return scene.ids().first { nodes[$0]?.states.contains(AtspiStates.focused) == true && $0 != scene.id }
     }
 }
 

@@ -103,6 +103,84 @@ struct SceneBuilderTests {
     }
 }
 
+@Suite("What is read of an accessible")
+struct ReadNeedsTests {
+    func node(role: Int, states: [Int]) -> Accessible {
+        var node = Accessible(path: "/n", parent: "/w")
+        node.role = role
+        for s in states { node.states.set(s, true) }
+        return node
+    }
+
+    @Test("a hidden accessible needs nothing more than its role and state")
+    func hidden() {
+        let needs = AccessibleTree.needs(node(role: AtspiRole.list, states: [AtspiStates.focusable]), isWindow: false)
+        #expect(!needs.extents && !needs.children)
+    }
+
+    @Test("a shown panel needs its children but no extents; a section and a window need both")
+    func containers() {
+        let panel = AccessibleTree.needs(node(role: 39, states: shownStates), isWindow: false)
+        #expect(!panel.extents && panel.children)
+        let list = AccessibleTree.needs(node(role: AtspiRole.listBox, states: shownStates), isWindow: false)
+        #expect(list.extents && list.children)
+        let window = AccessibleTree.needs(node(role: AtspiRole.frame, states: shownStates), isWindow: true)
+        #expect(window.extents && window.children)
+    }
+
+    @Test("a focusable push button needs its extents, not its children; a check box (a checkable Qt group box) both")
+    func leaves() {
+        let button = AccessibleTree.needs(node(role: AtspiRole.pushButton, states: focusableStates), isWindow: false)
+        #expect(button.extents && !button.children)
+        let label = AccessibleTree.needs(node(role: 29, states: shownStates), isWindow: false)
+        #expect(!label.extents && label.children)
+        let checkBox = AccessibleTree.needs(node(role: 7, states: focusableStates), isWindow: false)
+        #expect(checkBox.extents && checkBox.children)
+    }
+}
+
+@Suite("A cache listing")
+struct CacheLoadTests {
+    @Test("children in index order; a parent whose listed children fall short of its child count is read as in a walk")
+    func load() throws {
+        var tree = AccessibleTree()
+        let root = "/org/a11y/atspi/accessible/root"
+        tree[root] = Accessible(path: root, parent: nil)
+        let shown = AtspiStates(bits: 1 << UInt64(AtspiStates.showing) | 1 << UInt64(AtspiStates.visible))
+        let items = [
+            AccessibleTree.CacheItem(path: "/b", parent: "/w", index: 1, childCount: 0, role: AtspiRole.pushButton, states: shown),
+            AccessibleTree.CacheItem(path: root, parent: "/null", index: -1, childCount: 1, role: 75, states: shown),
+            AccessibleTree.CacheItem(path: "/w", parent: root, index: 0, childCount: 2, role: AtspiRole.frame, states: shown),
+            AccessibleTree.CacheItem(path: "/a", parent: "/w", index: 0, childCount: 3, role: 39, states: shown),
+            AccessibleTree.CacheItem(path: "/a1", parent: "/a", index: 0, childCount: 0, role: AtspiRole.pushButton, states: shown),
+        ]
+        let loaded = tree.load(items, root: root)
+        #expect(Set(loaded) == ["/w", "/a", "/b", "/a1"])
+        #expect(tree[root]?.children == ["/w"] && tree[root]?.childrenRead == true)
+        #expect(tree["/w"]?.children == ["/a", "/b"] && tree["/w"]?.childrenRead == true)
+        #expect(tree["/a"]?.children == ["/a1"] && tree["/a"]?.childrenRead == false)
+        #expect(tree["/b"]?.childrenRead == true && tree["/b"]?.roleRead == true && tree["/b"]?.statesRead == true)
+        #expect(tree.window(of: "/a1", root: root) == "/w")
+    }
+}
+
+@Suite("The application's focus")
+struct FocusedCandidateTests {
+    @Test("the last focused event wins over an accessible left FOCUSED (Qt's current tab); without one, scene order")
+    func lastFocusedWins() throws {
+        var t = TreeMaker()
+        t.add("/w", under: t.root, role: AtspiRole.frame, states: shownStates, extents: (0, 0, 640, 480))
+        t.add("/tab", under: "/w", role: 37, states: focusableStates + [AtspiStates.focused], extents: (0, 0, 50, 20))
+        t.add("/help", under: "/w", states: focusableStates + [AtspiStates.focused], extents: (0, 100, 50, 20))
+        let scene = try #require(SceneBuilder.scene(of: "/w", in: t.tree))
+        #expect(t.tree.focusedCandidate(in: scene) == "/tab")
+        t.tree.lastFocused = "/help"
+        #expect(t.tree.focusedCandidate(in: scene) == "/help")
+        t.tree.nodes["/help"]?.states.set(AtspiStates.focused, false)
+        #expect(t.tree.focusedCandidate(in: scene) == "/tab")
+    }
+}
+
 @Suite("Value steps of an edit")
 struct ValueStepTests {
     @Test("the minimum increment, 1 on an integer range without one, 1/100 of a real range without one, clamped")
