@@ -16,15 +16,16 @@ func encodeReplyMessage(_ value: some Encodable, continues: Bool) throws -> [UIn
     return writer.output
 }
 
-/// The message bytes (without the NUL) of a reply whose parameters `write` writes by hand (an
-/// object; see ``JSONBytes``).
-func writeReplyMessage(continues: Bool, capacity: Int, _ write: (inout JSONBytes) throws -> Void) rethrows -> [UInt8] {
+/// The message of a reply whose parameters `write` writes by hand (an object; see
+/// ``JSONBytes``), with its NUL, in the buffer it is queued in (one copy of the text).
+func writeReplyMessage(continues: Bool, capacity: Int, _ write: (inout JSONBytes) throws -> Void) rethrows -> ByteBuffer {
     var json = JSONBytes(capacity: capacity)
     json.raw(#"{"parameters":"#)
     try write(&json)
     if continues { json.raw(#","continues":true"#) }
     json.byte(UInt8(ascii: "}"))
-    return json.bytes
+    json.byte(0)
+    return json.buffer()
 }
 
 /// JSON text of an `Encodable` value that must be an object (reply parameters).
@@ -43,6 +44,10 @@ public struct VarlinkEncodedReply: Sendable {
     /// The message, with its NUL.
     let buffer: ByteBuffer
 
+    init(buffer: ByteBuffer) {
+        self.buffer = buffer
+    }
+
     /// Encodes `value`'s fields (it must encode as an object) as one reply of a stream.
     public init(encoding value: some Encodable, continues: Bool = true) throws {
         var bytes = try encodeReplyMessage(value, continues: continues)
@@ -53,9 +58,7 @@ public struct VarlinkEncodedReply: Sendable {
     /// A reply of a stream whose parameters `write` writes by hand: a JSON object, the same text
     /// as the `Encodable` value it stands for (see ``JSONBytes``).
     public init(continues: Bool = true, writing write: (inout JSONBytes) throws -> Void) rethrows {
-        var bytes = try writeReplyMessage(continues: continues, capacity: 320, write)
-        bytes.append(0)
-        buffer = ByteBuffer(bytes: bytes)
+        buffer = try writeReplyMessage(continues: continues, capacity: 320, write)
     }
 }
 
@@ -151,7 +154,7 @@ public final class VarlinkCallContext {
     /// Answers with parameters `write` writes by hand: a JSON object, the same text as the
     /// `Encodable` value it stands for (see ``JSONBytes``).
     public func reply(writing write: (inout JSONBytes) throws -> Void) rethrows {
-        answer(message: try writeReplyMessage(continues: false, capacity: 512, write))
+        reply(VarlinkEncodedReply(buffer: try writeReplyMessage(continues: false, capacity: 512, write)))
     }
 
     /// Answers with a reply encoded beforehand (`VarlinkEncodedReply(encoding:continues: false)`),
