@@ -66,3 +66,9 @@ struct AccessPolicy: Sendable {
         }
     }
 }
+
+/// An ``AccessPolicy`` held by reference (see ``DaemonCore/accessGrant``).
+final class AccessGrant: Sendable {
+    let policy: AccessPolicy
+    init(_ policy: AccessPolicy) { self.policy = policy }
+}

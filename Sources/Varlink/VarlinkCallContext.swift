@@ -86,9 +86,10 @@ public final class VarlinkCallContext {
     /// (``VarlinkConnection/releaseOffLoop(_:size:)``).
     var releasedOffLoop: Int?
 
-    init(call: VarlinkCall, connection: VarlinkConnection, decoded: (any Sendable)? = nil) {
+    /// `method`: the call's member name (``VarlinkCall/memberName``), as the service found it.
+    init(call: VarlinkCall, method: String, connection: VarlinkConnection, decoded: (any Sendable)? = nil) {
         self.call = call
-        self.method = call.memberName
+        self.method = method
         self.connection = connection
         self.decoded = decoded
     }

@@ -329,10 +329,11 @@ public final class VarlinkConnection {
     /// must have no owner left on the loop once the context lets go of them).
     private func dispatchNext() -> Int? {
         guard let next = core.nextCall() else { return nil }
-        let context = VarlinkCallContext(call: next.call, connection: self, decoded: next.decoded)
+        let resolved = service.resolve(next.call)
+        let context = VarlinkCallContext(call: next.call, method: resolved.member, connection: self, decoded: next.decoded)
         if core.limits.isParsedOffLoop(size: next.size) { context.releasedOffLoop = next.size }
         current = context
-        service.dispatch(context)
+        service.dispatch(context, resolved: resolved)
         return next.size
     }
 
