@@ -567,18 +567,21 @@ public final class VarlinkConnection {
     /// socket does not take (full, or an error such as a peer gone) is written through NIO as
     /// before, which waits for room, or fails and closes the channel.
     private func writeUntracked(_ write: OutgoingQueue.Write, context: ChannelHandlerContext) {
-        var rest = write.buffer
         // `isActive`: NIO closes the descriptor before it tells the connection, and a write's
         // failure callback may run in between (the number may already name another file).
-        if descriptor >= 0, let channel, channel.isActive {
-            let taken = rest.withUnsafeReadableBytes { bytes in (try? Posix.sendNow(descriptor, bytes))?.value ?? 0 }
+        // The buffer is read where it is, and copied (to move past what went) only when the
+        // socket did not take it all: a copy per write was a retain and a release of its storage.
+        var taken = 0
+        if descriptor >= 0, channel?.isActive == true {
+            taken = write.buffer.withUnsafeReadableBytes { bytes in (try? Posix.sendNow(descriptor, bytes))?.value ?? 0 }
             if taken == write.size {
                 directWrites += 1
                 writeCompleted(size: write.size, messages: write.messages, succeeded: true, tracked: false)
                 return
             }
-            rest.moveReaderIndex(forwardBy: taken)
         }
+        var rest = write.buffer
+        rest.moveReaderIndex(forwardBy: taken)
         context.writeAndFlush(NIOAny(rest), promise: nil)
         let channel = context.channel
         guard isOpen, channel.isActive, let held = heldByChannel(channel) else {
