@@ -287,7 +287,8 @@ public final class VarlinkConnection {
                     switch parse {
                     case .here(let framed):
                         let message = framed.joined()
-                        let call = try VarlinkCall(message: message.readableBytesView, depthLimit: configuration.maxDepth)
+                        let call = try VarlinkCall(
+                            message: message.readableBytesView, depthLimit: configuration.maxDepth, knownMethod: service.lastMethodName)
                         core.parsed(call, size: message.readableBytes)
                     case .offLoop(let framed):
                         parseOffLoop(framed)

@@ -75,6 +75,9 @@ public final class VarlinkService {
     /// which call out to nothing while the access is open.
     @exclusivity(unchecked) private var lastResolved: ResolvedMethod?
 
+    /// The last method resolved, which the next call's parse may share (``VarlinkCall/small(_:knownMethod:)``).
+    var lastMethodName: String? { lastResolved?.name }
+
     /// The call's method resolved (see ``ResolvedMethod``).
     func resolve(_ call: VarlinkCall) -> ResolvedMethod {
         if let last = lastResolved, last.name == call.method { return last }
