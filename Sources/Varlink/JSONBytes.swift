@@ -18,14 +18,33 @@ public struct JSONBytes: ~Copyable {
     @usableFromInline var start: UnsafeMutablePointer<UInt8>
     @usableFromInline var count: Int
     @usableFromInline var capacity: Int
+    /// Whether `start` is this value's own memory (else it writes into memory lent to it, a
+    /// `ByteBuffer`'s, until it needs more than that holds).
+    @usableFromInline var owned: Bool
 
     public init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)
         start = .allocate(capacity: self.capacity)
         count = 0
+        owned = true
     }
 
-    deinit { start.deallocate() }
+    /// Writes into `memory` (lent for this value's life) until it needs more, then into memory
+    /// of its own (``isInLentMemory`` says which).
+    init(writingInto memory: UnsafeMutableRawBufferPointer) {
+        start = memory.baseAddress!.bindMemory(to: UInt8.self, capacity: memory.count)
+        capacity = memory.count
+        count = 0
+        owned = false
+    }
+
+    deinit { if owned { start.deallocate() } }
+
+    /// Whether everything written is in the memory it was lent.
+    var isInLentMemory: Bool { !owned }
+
+    /// Bytes written so far.
+    var writtenCount: Int { count }
 
     /// The text written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
@@ -49,9 +68,10 @@ public struct JSONBytes: ~Copyable {
         let newCapacity = max(capacity * 2, count + more)
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         bigger.update(from: start, count: count)
-        start.deallocate()
+        if owned { start.deallocate() }
         start = bigger
         capacity = newCapacity
+        owned = true
     }
 
     /// Appends `length` bytes at `source` (room made).

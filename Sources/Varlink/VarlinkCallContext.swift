@@ -17,15 +17,26 @@ func encodeReplyMessage(_ value: some Encodable, continues: Bool) throws -> [UIn
 }
 
 /// The message of a reply whose parameters `write` writes by hand (an object; see
-/// ``JSONBytes``), with its NUL, in the buffer it is queued in (one copy of the text).
+/// ``JSONBytes``), with its NUL, written straight into the buffer it is queued in: a message
+/// longer than `capacity` is copied there once at the end. (Written in memory of its own and
+/// copied into a new buffer, each message paid a second allocation, its release and the copy.)
 func writeReplyMessage(continues: Bool, capacity: Int, _ write: (inout JSONBytes) throws -> Void) rethrows -> ByteBuffer {
-    var json = JSONBytes(capacity: capacity)
-    json.raw(#"{"parameters":"#)
-    try write(&json)
-    if continues { json.raw(#","continues":true"#) }
-    json.byte(UInt8(ascii: "}"))
-    json.byte(0)
-    return json.buffer()
+    var buffer = ByteBufferAllocator().buffer(capacity: capacity)
+    var longer: ByteBuffer?
+    try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { memory in
+        var json = JSONBytes(writingInto: memory)
+        json.raw(#"{"parameters":"#)
+        try write(&json)
+        if continues { json.raw(#","continues":true"#) }
+        json.byte(UInt8(ascii: "}"))
+        json.byte(0)
+        guard json.isInLentMemory else {
+            longer = json.buffer()
+            return 0
+        }
+        return json.writtenCount
+    }
+    return longer ?? buffer
 }
 
 /// JSON text of an `Encodable` value that must be an object (reply parameters).
