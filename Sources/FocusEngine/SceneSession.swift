@@ -94,7 +94,7 @@ public struct SceneSession: Sendable {
         let focused = slot(.main), accessibilityFocused = slot(.accessibility)
         return FocusState(
             scene: store.name, active: active, focused: focusedId,
-            path: focused.map { store.path($0).map { store.slots[$0].id } } ?? [],
+            path: focused.map { store.pathIDs($0) } ?? [],
             bindings: orderedReads(.main, focus: focused),
             focusedValues: focusedValues(focused), sceneValues: sceneValues(),
             focusEffectEnabled: effectEnabled(focused),
@@ -475,7 +475,7 @@ extension SceneSession {
     func snapshot() -> Snapshot {
         let focused = slot(.main), accessibilityFocused = slot(.accessibility)
         var path: [String] = []
-        if let focusedSlot = store.slot(focusedId) { path = store.path(focusedSlot).map { store.slots[$0].id } }
+        if let focusedSlot = store.slot(focusedId) { path = store.pathIDs(focusedSlot) }
         let item = focused.flatMap { store.itemOf($0) }.map { (store.slots[$0.collection].id, $0.index) }
         return Snapshot(focused: focusedId, focusedPath: path, a11y: a11yId,
                         reads: allReads(.main, focus: focused), a11yReads: allReads(.accessibility, focus: accessibilityFocused),

@@ -229,6 +229,20 @@ struct SceneStore: Sendable {
         return out
     }
 
+    /// The ids of ``path(_:)``'s nodes, in one array allocated at its size (the depth): every
+    /// reply's state carries the focused path, and building the slots' array and mapping it
+    /// made two arrays, the second grown as it went (0.8k instructions a `Move`).
+    func pathIDs(_ slot: Int) -> [String] {
+        var out: [String] = []
+        out.reserveCapacity(slots[slot].depth)
+        var x = slot
+        while x >= 0 {
+            out.append(slots[x].id)
+            x = slots[x].parent
+        }
+        return out
+    }
+
     // MARK: Changing
 
     /// Inserts `node` and its subtree under `parent` at child index `at`; returns the new slot.

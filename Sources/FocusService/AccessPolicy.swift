@@ -43,7 +43,7 @@ struct AccessPolicy: Sendable {
         readOnlyGIDs = Set(settings.readOnlyGids)
     }
 
-    func level(of peer: PeerCredentials) -> Level {
+    @inline(__always) func level(of peer: PeerCredentials) -> Level {
         func inGroups(_ gids: Set<UInt32>) -> Bool {
             gids.contains(peer.gid) || peer.groups.contains { gids.contains($0) }
         }
@@ -54,7 +54,7 @@ struct AccessPolicy: Sendable {
     }
 
     /// nil when `method` (fully qualified) is allowed for `peer`, else the error to answer with.
-    func check(_ method: String, peer: PeerCredentials, transport: VarlinkTransport = .unixSocket) -> VarlinkError? {
+    @inline(__always) func check(_ method: String, peer: PeerCredentials, transport: VarlinkTransport = .unixSocket) -> VarlinkError? {
         if method.hasPrefix("org.varlink.service.") { return nil }
         let level = transport == .unixSocket ? level(of: peer) : webSocket
         switch level {
@@ -65,4 +65,10 @@ struct AccessPolicy: Sendable {
             return VarlinkError("io.focusd.Focus.PermissionDenied", parameters: ["method": .string(method)])
         }
     }
+}
+
+/// An ``AccessPolicy`` held by reference (see ``DaemonCore/accessGrant``).
+final class AccessGrant: Sendable {
+    let policy: AccessPolicy
+    init(_ policy: AccessPolicy) { self.policy = policy }
 }

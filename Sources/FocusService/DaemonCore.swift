@@ -18,7 +18,15 @@ final class DaemonCore {
     let focus: FocusInterface
     let input: InputInterface
     let router: InputRouter
-    var access: AccessPolicy
+    /// Who may call what; replaced whole on a reload.
+    var access: AccessPolicy {
+        get { accessGrant.policy }
+        set { accessGrant = AccessGrant(newValue) }
+    }
+    /// ``access`` in a box read by every call's check: the policy (six sets) read from this class
+    /// for a call was copied out first, a retain and a release of each set (~600 instructions a
+    /// call); the box's `let` is read in place.
+    private(set) var accessGrant: AccessGrant
     /// The socket's group when it grants access (system mode), for recomputing `access` on reload.
     let socketGID: UInt32?
     var maxConnectionsPerUID: Int
@@ -45,7 +53,7 @@ final class DaemonCore {
         router = InputRouter(eventLoop: eventLoop, hub: hub)
         input = InputInterface(router: router)
         self.socketGID = socketGID
-        access = AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID)
+        accessGrant = AccessGrant(AccessPolicy(settings: configuration.access, daemonUID: getuid(), socketGID: socketGID))
         maxConnectionsPerUID = configuration.limits.maxConnectionsPerUid
         self.logger = logger
         inputPathTimes = logger.logLevel <= .debug ? InputPathTimes() : nil

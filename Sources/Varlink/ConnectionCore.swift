@@ -48,6 +48,11 @@ struct ConnectionCore {
             self.stallTimeout = stallTimeout
             self.gathers = gathers
         }
+
+        /// Whether a message of `size` bytes is parsed off the loop (and its call freed there).
+        /// Here, not only on the core: the handler asks for every call, and a non-mutating
+        /// method of the core it stores copied the whole core to call it.
+        func isParsedOffLoop(size: Int) -> Bool { size >= parseOffLoopThreshold }
     }
 
     /// Reads are held while this many bytes of calls wait behind the current one.
@@ -184,7 +189,7 @@ struct ConnectionCore {
     mutating func parseFailed() { parsing = false }
 
     /// Whether a message of `size` bytes was parsed off the loop (and its call is freed there).
-    func isParsedOffLoop(size: Int) -> Bool { size >= limits.parseOffLoopThreshold }
+    func isParsedOffLoop(size: Int) -> Bool { limits.isParsedOffLoop(size: size) }
 
     /// The next call to dispatch, or nil: one is being answered (calls are answered strictly in
     /// order), replies are over the queue bound, or none waits.
@@ -252,8 +257,10 @@ struct ConnectionCore {
         case close
     }
 
-    /// Once a write completed: whether the input waits for the queue to drain.
-    func afterWrite() -> AfterWrite {
+    /// Once a write completed: whether the input waits for the queue to drain. Mutating though
+    /// it changes nothing, so the handler calls it on its stored core in place: a non-mutating
+    /// call copied the whole core (~300 bytes, a `memcpy` on every write) to pass it.
+    mutating func afterWrite() -> AfterWrite {
         guard isOpen else { return .nothing }
         if !queue.isOverLimit && (readHeld || framerHasMessage || (!callInFlight && !pendingCalls.isEmpty)) { return .pump }
         return isFinished ? .close : .nothing

@@ -1,5 +1,11 @@
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Splits a byte stream into NUL-terminated messages, enforcing a size cap.
 ///
 /// Bytes are scanned once: a partial message remembers how far it has been searched. A large
@@ -61,9 +67,10 @@ struct MessageFramer {
         guard var current = buffer, current.readableBytes > 0 else { return nil }
         buffer = nil  // keep `current` uniquely referenced so compaction does not copy
         let found = current.withUnsafeReadableBytes { raw -> Int? in
-            guard scanned < raw.count else { return nil }
-            let rest = UnsafeRawBufferPointer(rebasing: raw[scanned...])
-            return rest.firstIndex(of: 0).map { $0 + scanned }
+            guard scanned < raw.count, let base = raw.baseAddress else { return nil }
+            // memchr: `firstIndex(of:)` stepped through a call's bytes at ~7 instructions each.
+            guard let nul = memchr(base + scanned, 0, raw.count - scanned) else { return nil }
+            return base.distance(to: UnsafeRawPointer(nul))
         }
         guard let length = found else {
             scanned = current.readableBytes
@@ -73,7 +80,7 @@ struct MessageFramer {
         }
         if earlierBytes + length > maxMessageSize { throw .messageTooLarge(limit: maxMessageSize) }
         let last = current.readSlice(length: length)!
-        let message = FramedMessage(parts: earlier + [last], size: earlierBytes + length)
+        let message = FramedMessage(earlier: earlier, last: last, size: earlierBytes + length)
         earlier = []
         earlierBytes = 0
         current.moveReaderIndex(forwardBy: 1)
@@ -91,15 +98,22 @@ struct MessageFramer {
 
 /// One whole message as received: the chunks it arrived in (one, unless it was large).
 struct FramedMessage: Sendable {
-    var parts: [ByteBuffer]
+    /// The chunks before the last (none unless it was large): apart, not one array of all of
+    /// them, so that a message in one chunk allocates no array.
+    var earlier: [ByteBuffer]
+    var last: ByteBuffer
     /// Bytes in all (without the NUL).
     var size: Int
 
+    /// The chunks in order.
+    var parts: [ByteBuffer] { earlier + [last] }
+
     /// The message in one buffer: the one chunk as it is, or the chunks copied together.
     func joined() -> ByteBuffer {
-        if parts.count == 1 { return parts[0] }
+        if earlier.isEmpty { return last }
         var whole = ByteBufferAllocator().buffer(capacity: size)
-        for part in parts { whole.writeImmutableBuffer(part) }
+        for part in earlier { whole.writeImmutableBuffer(part) }
+        whole.writeImmutableBuffer(last)
         return whole
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension VarlinkCall {
     /// The call in `bytes` when it is small and plain, read without building a ``JSONValue``
     /// tree for the message (a remote's `Move` is parsed once per key press): an object of
@@ -6,7 +12,10 @@ extension VarlinkCall {
     /// printable ASCII without escapes, JSON whitespace anywhere between tokens. Anything else,
     /// including anything malformed, is nil and goes the general way, which decides what it
     /// means and what its error is; `SmallCallTests` holds the two to the same calls.
-    static func small(_ bytes: UnsafeBufferPointer<UInt8>) -> VarlinkCall? {
+    ///
+    /// `knownMethod`: a method name the caller holds (the last call's); a call naming it shares
+    /// that string instead of making and checking its own (a heap string for most names).
+    static func small(_ bytes: UnsafeBufferPointer<UInt8>, knownMethod: String? = nil) -> VarlinkCall? {
         var reader = Reader(bytes: bytes)
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         var method: String?
@@ -14,12 +23,17 @@ extension VarlinkCall {
         var flags = CallFlags()
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
-                guard let key = reader.string(), reader.take(UInt8(ascii: ":")) else { return nil }
-                switch key {
-                case "method":
-                    guard method == nil, let name = reader.string() else { return nil }
-                    method = name
-                case "parameters":
+                // The message's own keys are compared as bytes, not made into strings first.
+                guard let key = reader.stringBytes(), reader.take(UInt8(ascii: ":")) else { return nil }
+                switch MessageKey(key) {
+                case .method?:
+                    guard method == nil, let name = reader.stringBytes() else { return nil }
+                    if let knownMethod, Self.equal(name, knownMethod) {
+                        method = knownMethod
+                    } else {
+                        method = String(decoding: name, as: UTF8.self)
+                    }
+                case .parameters?:
                     guard parameters == nil, reader.take(UInt8(ascii: "{")) else { return nil }
                     // Room for a few members at once (growing from empty to two resized it
                     // once per call), and one lookup per member (a duplicate is refused).
@@ -33,9 +47,9 @@ extension VarlinkCall {
                         guard reader.take(UInt8(ascii: "}")) else { return nil }
                     }
                     parameters = members
-                case "oneway", "more", "upgrade":
-                    guard case .bool(let flag)? = reader.scalar(), flags.take(key, flag) else { return nil }
-                default:
+                case .flag(let flag)?:
+                    guard case .bool(let value)? = reader.scalar(), flags.take(flag, value) else { return nil }
+                case nil:
                     return nil
                 }
             } while reader.take(UInt8(ascii: ","))
@@ -45,6 +59,39 @@ extension VarlinkCall {
         return VarlinkCall(
             method: method, parameters: .object(parameters ?? [:]), oneway: flags.oneway ?? false,
             more: flags.more ?? false, upgrade: flags.upgrade ?? false)
+    }
+
+    /// A field of the message.
+    enum MessageKey {
+        case method, parameters
+        case flag(CallFlags.Flag)
+
+        /// The field `key` names, or nil for any other.
+        init?(_ key: UnsafeBufferPointer<UInt8>) {
+            func named(_ name: StaticString) -> Bool {
+                key.count == name.utf8CodeUnitCount && memcmp(key.baseAddress!, name.utf8Start, key.count) == 0
+            }
+            if named("method") {
+                self = .method
+            } else if named("parameters") {
+                self = .parameters
+            } else if named("oneway") {
+                self = .flag(.oneway)
+            } else if named("more") {
+                self = .flag(.more)
+            } else if named("upgrade") {
+                self = .flag(.upgrade)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// Whether `bytes` are `text`'s UTF-8.
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { known in
+            known.count == bytes.count && (known.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, known.count) == 0)
+        } ?? false
     }
 
     struct Reader {
@@ -77,13 +124,18 @@ extension VarlinkCall {
 
         /// A string of printable ASCII without escapes.
         mutating func string() -> String? {
+            stringBytes().map { String(decoding: $0, as: UTF8.self) }
+        }
+
+        /// The bytes of a string of printable ASCII without escapes (without its quotes).
+        mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = position
             while position < bytes.count {
                 let byte = bytes[position]
                 if byte == UInt8(ascii: "\"") {
                     position += 1
-                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self)
+                    return UnsafeBufferPointer(rebasing: bytes[start..<position - 1])
                 }
                 guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
                 position += 1
@@ -119,16 +171,26 @@ struct CallFlags {
     var more: Bool?
     var upgrade: Bool?
 
+    /// The three flags.
+    enum Flag {
+        case oneway, more, upgrade
+    }
+
     /// Sets the flag named `key` (one of the three); false when it was already given.
     mutating func take(_ key: String, _ value: Bool) -> Bool {
-        switch key {
-        case "oneway":
+        take(key == "oneway" ? .oneway : key == "more" ? .more : .upgrade, value)
+    }
+
+    /// Sets `flag`; false when it was already given.
+    mutating func take(_ flag: Flag, _ value: Bool) -> Bool {
+        switch flag {
+        case .oneway:
             guard oneway == nil else { return false }
             oneway = value
-        case "more":
+        case .more:
             guard more == nil else { return false }
             more = value
-        default:
+        case .upgrade:
             guard upgrade == nil else { return false }
             upgrade = value
         }

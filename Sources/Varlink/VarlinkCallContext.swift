@@ -16,15 +16,27 @@ func encodeReplyMessage(_ value: some Encodable, continues: Bool) throws -> [UIn
     return writer.output
 }
 
-/// The message bytes (without the NUL) of a reply whose parameters `write` writes by hand (an
-/// object; see ``JSONBytes``).
-func writeReplyMessage(continues: Bool, capacity: Int, _ write: (inout JSONBytes) throws -> Void) rethrows -> [UInt8] {
-    var json = JSONBytes(capacity: capacity)
-    json.raw(#"{"parameters":"#)
-    try write(&json)
-    if continues { json.raw(#","continues":true"#) }
-    json.byte(UInt8(ascii: "}"))
-    return json.bytes
+/// The message of a reply whose parameters `write` writes by hand (an object; see
+/// ``JSONBytes``), with its NUL, written straight into the buffer it is queued in: a message
+/// longer than `capacity` is copied there once at the end. (Written in memory of its own and
+/// copied into a new buffer, each message paid a second allocation, its release and the copy.)
+func writeReplyMessage(continues: Bool, capacity: Int, _ write: (inout JSONBytes) throws -> Void) rethrows -> ByteBuffer {
+    var buffer = ByteBufferAllocator().buffer(capacity: capacity)
+    var longer: ByteBuffer?
+    try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { memory in
+        var json = JSONBytes(writingInto: memory)
+        json.raw(#"{"parameters":"#)
+        try write(&json)
+        if continues { json.raw(#","continues":true"#) }
+        json.byte(UInt8(ascii: "}"))
+        json.byte(0)
+        guard json.isInLentMemory else {
+            longer = json.buffer()
+            return 0
+        }
+        return json.writtenCount
+    }
+    return longer ?? buffer
 }
 
 /// JSON text of an `Encodable` value that must be an object (reply parameters).
@@ -43,6 +55,10 @@ public struct VarlinkEncodedReply: Sendable {
     /// The message, with its NUL.
     let buffer: ByteBuffer
 
+    init(buffer: ByteBuffer) {
+        self.buffer = buffer
+    }
+
     /// Encodes `value`'s fields (it must encode as an object) as one reply of a stream.
     public init(encoding value: some Encodable, continues: Bool = true) throws {
         var bytes = try encodeReplyMessage(value, continues: continues)
@@ -53,9 +69,7 @@ public struct VarlinkEncodedReply: Sendable {
     /// A reply of a stream whose parameters `write` writes by hand: a JSON object, the same text
     /// as the `Encodable` value it stands for (see ``JSONBytes``).
     public init(continues: Bool = true, writing write: (inout JSONBytes) throws -> Void) rethrows {
-        var bytes = try writeReplyMessage(continues: continues, capacity: 320, write)
-        bytes.append(0)
-        buffer = ByteBuffer(bytes: bytes)
+        buffer = try writeReplyMessage(continues: continues, capacity: 320, write)
     }
 }
 
@@ -83,9 +97,10 @@ public final class VarlinkCallContext {
     /// (``VarlinkConnection/releaseOffLoop(_:size:)``).
     var releasedOffLoop: Int?
 
-    init(call: VarlinkCall, connection: VarlinkConnection, decoded: (any Sendable)? = nil) {
+    /// `method`: the call's member name (``VarlinkCall/memberName``), as the service found it.
+    init(call: VarlinkCall, method: String, connection: VarlinkConnection, decoded: (any Sendable)? = nil) {
         self.call = call
-        self.method = call.memberName
+        self.method = method
         self.connection = connection
         self.decoded = decoded
     }
@@ -151,7 +166,7 @@ public final class VarlinkCallContext {
     /// Answers with parameters `write` writes by hand: a JSON object, the same text as the
     /// `Encodable` value it stands for (see ``JSONBytes``).
     public func reply(writing write: (inout JSONBytes) throws -> Void) rethrows {
-        answer(message: try writeReplyMessage(continues: false, capacity: 512, write))
+        reply(VarlinkEncodedReply(buffer: try writeReplyMessage(continues: false, capacity: 512, write)))
     }
 
     /// Answers with a reply encoded beforehand (`VarlinkEncodedReply(encoding:continues: false)`),

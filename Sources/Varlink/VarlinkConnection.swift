@@ -27,13 +27,19 @@ public final class VarlinkConnection {
     public let eventLoop: any EventLoop
     /// What carries the messages (a WebSocket connection has no peer credentials to read).
     public let transport: VarlinkTransport
+    /// Whether queued messages are gathered into one write (a byte stream), as the core's
+    /// limits say; asked here first on every message, where asking the core's queue copied the
+    /// whole queue (a `memcpy` and a retain and release of what it holds) to read it.
+    private let gathers: Bool
 
     /// Whether the connection is open.
     public var isOpen: Bool { core.isOpen }
     /// Bytes queued for the client and not yet written to the socket.
     public var queuedBytes: Int { core.queue.queuedBytes }
     /// Whether more than ``VarlinkServer/Configuration/outgoingQueueLimit`` bytes are queued.
-    public var isOverQueueLimit: Bool { core.queue.isOverLimit }
+    /// (Its two stored counts read here: a stream asks before each coalescible event, and asking
+    /// the queue's computed `isOverLimit` copied the whole queue to call it.)
+    public var isOverQueueLimit: Bool { core.queue.queuedBytes > core.limits.outgoingQueueLimit }
     /// Writes handed to the channel so far (each becomes one system call when flushed).
     var writes: Int { core.queue.writes }
     /// The queue size past which the connection is cut at once.
@@ -92,6 +98,7 @@ public final class VarlinkConnection {
         self.configuration = configuration
         self.eventLoop = eventLoop
         self.transport = transport
+        self.gathers = transport == .unixSocket
         self.core = ConnectionCore(
             limits: .init(
                 maxMessageSize: configuration.maxMessageSize, outgoingQueueLimit: configuration.outgoingQueueLimit,
@@ -213,7 +220,7 @@ public final class VarlinkConnection {
         // Large calls parsed and not yet run are freed where they were built, as run ones are.
         while !unrun.isEmpty {
             var pending = unrun.removeFirst()
-            guard core.isParsedOffLoop(size: pending.size) else { continue }
+            guard core.limits.isParsedOffLoop(size: pending.size) else { continue }
             let garbage = Garbage(pending.call.parameters, decoded: pending.decoded)
             pending.call.parameters = [:]
             pending.decoded = nil
@@ -280,7 +287,8 @@ public final class VarlinkConnection {
                     switch parse {
                     case .here(let framed):
                         let message = framed.joined()
-                        let call = try VarlinkCall(message: message.readableBytesView, depthLimit: configuration.maxDepth)
+                        let call = try VarlinkCall(
+                            message: message.readableBytesView, depthLimit: configuration.maxDepth, knownMethod: service.lastMethodName)
                         core.parsed(call, size: message.readableBytes)
                     case .offLoop(let framed):
                         parseOffLoop(framed)
@@ -299,7 +307,7 @@ public final class VarlinkConnection {
                 while let size = dispatchNext() {
                     any = true
                     // A large call reports what it freed once freed (``releaseOffLoop(_:size:)``).
-                    if size >= Self.largeMessage && !core.isParsedOffLoop(size: size) { service.memoryReleased?(size) }
+                    if size >= Self.largeMessage && !core.limits.isParsedOffLoop(size: size) { service.memoryReleased?(size) }
                     if !core.dispatched(now: Self.now()) { break }
                 }
                 return any
@@ -322,10 +330,11 @@ public final class VarlinkConnection {
     /// must have no owner left on the loop once the context lets go of them).
     private func dispatchNext() -> Int? {
         guard let next = core.nextCall() else { return nil }
-        let context = VarlinkCallContext(call: next.call, connection: self, decoded: next.decoded)
-        if core.isParsedOffLoop(size: next.size) { context.releasedOffLoop = next.size }
+        let resolved = service.resolve(next.call)
+        let context = VarlinkCallContext(call: next.call, method: resolved.member, connection: self, decoded: next.decoded)
+        if core.limits.isParsedOffLoop(size: next.size) { context.releasedOffLoop = next.size }
         current = context
-        service.dispatch(context)
+        service.dispatch(context, resolved: resolved)
         return next.size
     }
 
@@ -457,7 +466,7 @@ public final class VarlinkConnection {
             return
         }
         guard admit(size: message.count + 1), let context = channelContext else { return }
-        if core.queue.mustWriteBeforeGathering { writeOutgoing(flush: false) }
+        if !gathers && core.queue.mustWriteBeforeGathering { writeOutgoing(flush: false) }
         core.queue.gather(message, allocator: context.channel.allocator)
         queued(size: message.count + 1)
     }
@@ -471,7 +480,7 @@ public final class VarlinkConnection {
         }
         let size = message.readableBytes
         guard admit(size: size) else { return }
-        if core.queue.mustWriteBeforeGathering { writeOutgoing(flush: false) }  // one message per write
+        if !gathers && core.queue.mustWriteBeforeGathering { writeOutgoing(flush: false) }  // one message per write
         core.queue.gather(shared: message)
         queued(size: size)
     }
@@ -559,18 +568,21 @@ public final class VarlinkConnection {
     /// socket does not take (full, or an error such as a peer gone) is written through NIO as
     /// before, which waits for room, or fails and closes the channel.
     private func writeUntracked(_ write: OutgoingQueue.Write, context: ChannelHandlerContext) {
-        var rest = write.buffer
         // `isActive`: NIO closes the descriptor before it tells the connection, and a write's
         // failure callback may run in between (the number may already name another file).
-        if descriptor >= 0, let channel, channel.isActive {
-            let taken = rest.withUnsafeReadableBytes { bytes in (try? Posix.sendNow(descriptor, bytes))?.value ?? 0 }
+        // The buffer is read where it is, and copied (to move past what went) only when the
+        // socket did not take it all: a copy per write was a retain and a release of its storage.
+        var taken = 0
+        if descriptor >= 0, channel?.isActive == true {
+            taken = write.buffer.withUnsafeReadableBytes { bytes in (try? Posix.sendNow(descriptor, bytes))?.value ?? 0 }
             if taken == write.size {
                 directWrites += 1
                 writeCompleted(size: write.size, messages: write.messages, succeeded: true, tracked: false)
                 return
             }
-            rest.moveReaderIndex(forwardBy: taken)
         }
+        var rest = write.buffer
+        rest.moveReaderIndex(forwardBy: taken)
         context.writeAndFlush(NIOAny(rest), promise: nil)
         let channel = context.channel
         guard isOpen, channel.isActive, let held = heldByChannel(channel) else {

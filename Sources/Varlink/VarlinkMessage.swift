@@ -64,7 +64,13 @@ public struct VarlinkCall: Hashable, Sendable {
 
     /// Decodes a call from one message (without its NUL).
     public init(message bytes: some Collection<UInt8>, depthLimit: Int = JSONValue.defaultDepthLimit) throws(VarlinkProtocolError) {
-        if depthLimit >= 8, let call = bytes.withContiguousStorageIfAvailable({ Self.small($0) }) ?? nil {
+        try self.init(message: bytes, depthLimit: depthLimit, knownMethod: nil)
+    }
+
+    /// Decodes a call; a small call naming `knownMethod` (the method of the call before, as
+    /// the server resolved it) shares that string instead of making its own.
+    init(message bytes: some Collection<UInt8>, depthLimit: Int, knownMethod: String?) throws(VarlinkProtocolError) {
+        if depthLimit >= 8, let call = bytes.withContiguousStorageIfAvailable({ Self.small($0, knownMethod: knownMethod) }) ?? nil {
             self = call
             return
         }

@@ -61,7 +61,7 @@ struct SmallCallTests {
         return text
     }
 
-    @Test("every call the small-call reader reads from 20,000 random messages is the call the general parse reads, and every message fails or succeeds as it does")
+    @Test("every call the small-call reader reads from 20,000 random messages is the call the general parse reads, with or without a method name it may share, and every message fails or succeeds as it does")
     func sameCalls() throws {
         var g = SplitMix(state: 13)
         var taken = 0
@@ -73,6 +73,11 @@ struct SmallCallTests {
             if let small {
                 taken += 1
                 #expect(try general.get() == small, "\(String(decoding: bytes, as: UTF8.self))")
+            }
+            // A method name the server already holds changes which string the call shares, never the call.
+            for known in ["io.focusd.Focus.Move", "up", ""] {
+                let sharing = bytes.withUnsafeBufferPointer { VarlinkCall.small($0, knownMethod: known) }
+                #expect(sharing == small, "\(String(decoding: bytes, as: UTF8.self)) knowing \(known)")
             }
             // Which error a message with several bad fields gets depends on the general parse's
             // dictionary order, which differs from one parse to the next: compare outcomes.
