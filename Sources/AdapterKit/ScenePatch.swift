@@ -227,7 +227,7 @@ enum PatchText {
 
     static func write(_ node: Node, into json: inout JSONBytes) throws {
         guard handWritable(node) else {
-            json.bytes += try JSONTextEncoder().encode(node)
+            json.raw(try JSONTextEncoder().encode(node))
             return
         }
         json.raw(#"{"id":"#)

@@ -86,6 +86,11 @@ public struct JSONBytes: ~Copyable {
         append(text.utf8Start, text.utf8CodeUnitCount)
     }
 
+    /// JSON text written by another encoder, appended as it is.
+    public mutating func raw(_ text: [UInt8]) {
+        text.withUnsafeBufferPointer { if let base = $0.baseAddress { append(base, $0.count) } }
+    }
+
     @inlinable public mutating func byte(_ byte: UInt8) {
         reserve(1)
         start[count] = byte
