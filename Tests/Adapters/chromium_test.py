@@ -92,11 +92,15 @@ def main(session):
     if not listed:
         print(session.adapter_log()[-3000:])
         return
+    # The scene is active from the browser's first document on; the page's own scene follows
+    # once it has loaded.
+    expected = {"tab-home", "tab-settings", "r1-0", "r1-9", "r2-7", "footer"}
+    wait_for(lambda: expected <= set(node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"])), 10)
     held = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]
     ids = set(node_ids(held["root"]))
     decoys = {"decoy-hidden", "decoy-invisible", "decoy-disabled", "decoy-negative", "decoy-inert", "decoy-empty",
               "decoy-fieldset", "decoy-nohref", "decoy-hidden-input"}
-    check("candidates: links, buttons, rail items, footer", {"tab-home", "tab-settings", "r1-0", "r1-9", "r2-7", "footer"} <= ids)
+    check("candidates: links, buttons, rail items, footer", expected <= ids, sorted(expected - ids))
     check("no decoy is a candidate (hidden, invisible, disabled, tabindex=-1, inert, empty, disabled fieldset, no href, hidden input)",
           not (ids & decoys), sorted(ids & decoys))
     rail = find(held["root"], "rail1")

@@ -924,6 +924,12 @@
   addEventListener("pageshow", (event) => { if (event.persisted) { fresh = true; whole(); } });
   function focusIn(event) {
     if (applying && (event.target === applying || deepActive() === applying)) return;
+    // Mutations whose notice has not run yet (the observer runs at the next microtask, and a
+    // dialog's close() gives focus back to its opener synchronously, inside the call that closed
+    // it): noted now, so the scene without the dialog reaches focusd before the focus that refers
+    // to it, and focusd does not recover focus elsewhere from the dialog it still holds.
+    const undelivered = mutations.takeRecords();
+    if (undelivered.length) { note(undelivered); schedule(); }
     // The scene the focus refers to goes first: pending changes, or an element the last scene
     // did not have (a dialog closing gives focus back to its opener before any mutation notice).
     // (nodeType, not instanceof: a frame's elements are of its own realm.)
