@@ -77,10 +77,6 @@ final class DaemonService: Sendable {
         }
         // Before the socket serves, so that a client's first ReloadConfig or Lend finds them.
         let inputLoop = options.devices ? startInput(core: core, loop: loop) : nil
-        if !options.devices, let feed = options.inputFeed {
-            let listening = try loop.submit { core.value.router.listening }.wait()
-            feed(InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug), loop)
-        }
         try loop.submit {
             core.value.input.inputLoop = inputLoop
             self.serveReloads(core: core, inputLoop: inputLoop, worker: worker, loop: loop)
@@ -118,6 +114,11 @@ final class DaemonService: Sendable {
         }.wait()
 
         if let webSocketServer { try loop.submit { core.value.webSocketServer = webSocketServer }.wait() }
+        // A benchmark's played input thread connects its monitors first: it starts once the socket serves.
+        if !options.devices, let feed = options.inputFeed {
+            let listening = try loop.submit { core.value.router.listening }.wait()
+            feed(InputLoopBridge(core: core, eventLoop: loop, listening: listening, timed: logger.logLevel <= .debug), loop)
+        }
         // Every listener serves and the demo scene is in: tell the service manager (a
         // `Type=notify` unit, or a test waiting for the daemon) instead of letting it guess.
         do {
