@@ -407,8 +407,8 @@ struct SceneTextGenerator {
     /// A Varlink message around `parameters`: the members in any order, flags sometimes, and
     /// sometimes something the fast reader leaves alone (an unknown member, a null flag, an
     /// escape in the method, a second parameters).
-    mutating func message(parameters: [UInt8]) -> [UInt8] {
-        var members = [("method", "\"io.focusd.Focus.SetScene\""), ("parameters", String(decoding: parameters, as: UTF8.self))]
+    mutating func message(parameters: [UInt8], method: String = "io.focusd.Focus.SetScene") -> [UInt8] {
+        var members = [("method", "\"\(method)\""), ("parameters", String(decoding: parameters, as: UTF8.self))]
         if chance(20) { members.append(("more", pick(["true", "false"]))) }
         if chance(20) { members.append(("oneway", pick(["true", "false"]))) }
         if chance(5) { members.append(("upgrade", pick(["true", "false", "null"]))) }
