@@ -1,11 +1,13 @@
 import FocusEngine
 
-/// `SetScene` parameters read straight from their JSON text into a ``Scene``, without building a
-/// JSON tree first: a 100,000-node scene's tree (a dictionary per node and per frame, each
-/// key and value hashed and boxed, then freed) cost more than reading the bytes.
+/// `SetScene` parameters read straight from their JSON text into a ``Scene``, and `UpdateScene`
+/// parameters into their patches, without building a JSON tree first: a 100,000-node scene's
+/// tree (a dictionary per node and per frame, each key and value hashed and boxed, then freed)
+/// cost more than reading the bytes, and so did a reflow's 1,000 leaf patches' tree.
 ///
 /// It takes what ``SceneDecoding`` takes from the tree, no more: an object of exactly `scene`,
-/// whose members are `name`, `root`, `persist` and `sequentialWrap`, and nodes of every field of
+/// whose members are `name`, `root`, `persist` and `sequentialWrap` (`SetScene`), or of `scene`,
+/// `upsert` and `remove` (`UpdateScene`, ``updateScene(_:depth:depthLimit:)``), and nodes of every field of
 /// ``NodeField`` but those its switch leaves to `Codable` (`defaultFocus`, `bindings`,
 /// `accessibilityBindings`, `collection`): `frame` (exactly `x`, `y`, `width`, `height`,
 /// numbers), `scroll` (its fields, each once), the flags, the strings, `wrap`, `index` (an
