@@ -40,61 +40,32 @@ struct UpdateBytesTests {
 
     static func bits(_ update: Update) -> [UInt64] { (update.upsert ?? []).flatMap { SceneBytesTests.bits($0.node) } }
 
-    /// The disagreements between the byte reader and the general way on `documents`, with what was taken.
+    /// The disagreements between the byte reader and the general way on `documents`, with what was
+    /// taken; besides the readings, the rule for applying an update off the loop must decide the
+    /// same from either, and each node's value count must be its tree's.
     static func compare(
         _ documents: [[UInt8]], depthLimit: Int, reader: ([UInt8], Int) -> Update? = { bytes($0, depthLimit: $1) }
     ) -> (problems: [(Int, String)], taken: [Int]) {
-        var problems: [(Int, String)] = []
-        var taken: [Int] = []
-        for (index, document) in documents.enumerated() {
-            let fast = reader(document, depthLimit)
-            let reference = general(document, depthLimit: depthLimit)
-            guard let fast else {
-                if let reference, reference.fast != nil, !document.contains(UInt8(ascii: "\\")) {
-                    problems.append((index, "SceneDecoding took it, SceneBytes did not"))
-                }
-                continue
-            }
-            taken.append(index)
-            guard let reference else {
-                problems.append((index, "SceneBytes took text the JSON parser rejects"))
-                continue
-            }
-            if reference.fast != fast || reference.fast.map(bits) != bits(fast) {
-                problems.append((index, "SceneDecoding reads other patches"))
-            }
-            if reference.decodable != fast {
-                problems.append((index, "Decodable reads other patches (or refuses them)"))
-            }
-            // The rule for applying an update off the loop decides the same from either.
+        SceneBytesTests.differences(
+            documents, read: { reader($0, depthLimit) }, general: { general($0, depthLimit: depthLimit) }, bits: bits,
+            noun: "update"
+        ) { fast, tree in
             let decoded = SceneDecoding.DecodedUpdate(scene: fast.scene, upsert: fast.upsert, remove: fast.remove)
             for limit in [1, 2, 3, 5, 8, 13, 40, 100, 400, 4_096]
-            where FocusInterface.isLargeUpdate(reference.tree, limit: limit) != FocusInterface.isLargeUpdate(decoded, limit: limit) {
-                problems.append((index, "the off-loop rule decides otherwise at \(limit) values"))
-                break
+            where FocusInterface.isLargeUpdate(tree, limit: limit) != FocusInterface.isLargeUpdate(decoded, limit: limit) {
+                return "the off-loop rule decides otherwise at \(limit) values"
             }
-            for (patch, tree) in zip(fast.upsert ?? [], reference.tree["upsert"]?.arrayValue ?? [])
-            where SceneDecoding.valueCount(patch.node, limit: .max) != FocusInterface.valueCount(tree["node"]!, limit: .max) {
-                problems.append((index, "a node's value count differs from its tree's"))
-                break
+            for (patch, node) in zip(fast.upsert ?? [], tree["upsert"]?.arrayValue ?? [])
+            where SceneDecoding.valueCount(patch.node, limit: .max) != FocusInterface.valueCount(node["node"]!, limit: .max) {
+                return "a node's value count differs from its tree's"
             }
+            return nil
         }
-        return (problems, taken)
     }
 
     @Test("random and mutated updates: what SceneBytes takes, the general way reads to the same patches, and the off-loop rule agrees")
     func agreesWithTheTree() throws {
-        for seed in SceneBytesTests.seeds {
-            var generator = SceneTextGenerator(seed: seed)
-            let documents = (0..<SceneBytesTests.documentsPerSeed).map { _ in generator.updateDocument() }
-            for depthLimit in [512, 6] {
-                let result = Self.compare(documents, depthLimit: depthLimit)
-                for (index, reason) in result.problems.prefix(10) {
-                    Issue.record("seed \(seed), depth limit \(depthLimit), document \(index): \(reason)\n\(String(decoding: documents[index], as: UTF8.self).prefix(600))")
-                }
-                #expect(result.taken.count >= SceneBytesTests.documentsPerSeed / 10, "seed \(seed): SceneBytes took only \(result.taken.count)")
-            }
-        }
+        SceneBytesTests.expectAgreement(depthLimits: [512, 6], document: { $0.updateDocument() }) { Self.compare($0, depthLimit: $1) }
     }
 
     @Test("the comparison notices other patches, text the parser rejects, a missed plain update and another off-loop decision")
@@ -118,53 +89,24 @@ struct UpdateBytesTests {
 
     @Test("what SceneBytes takes of updates, Python's json accepts and reads to the same values")
     func agreesWithPython() throws {
-        var documents: [[UInt8]] = []
-        var ours: [[UInt8]] = []
-        for seed in SceneBytesTests.seeds {
-            var generator = SceneTextGenerator(seed: seed)
-            for _ in 0..<SceneBytesTests.documentsPerSeed {
-                let document = generator.updateDocument()
-                guard let update = Self.bytes(document, depthLimit: 512) else { continue }
-                documents.append(document)
-                ours.append(try JSONTextEncoder().encode(update))
-            }
-        }
-        #expect(documents.count >= SceneBytesTests.documentsPerSeed / 5)
-        let disagreements = try SceneBytesTests.python(documents, ours)
-        for (index, reason) in disagreements.prefix(10) {
-            Issue.record("document \(index): \(reason)\n\(String(decoding: documents[index], as: UTF8.self).prefix(600))")
+        try SceneBytesTests.expectPythonAgreement(document: { $0.updateDocument() }) { document in
+            try Self.bytes(document, depthLimit: 512).map { try JSONTextEncoder().encode($0) }
         }
     }
 
     @Test("the whole call: VarlinkCall.large with SceneDecoding.largeCalls reads an UpdateScene as the general parse of the message does")
     func wholeCallAgrees() throws {
-        var taken = 0
-        for seed in SceneBytesTests.seeds {
-            var generator = SceneTextGenerator(seed: seed)
-            for index in 0..<SceneBytesTests.documentsPerSeed {
-                let message = generator.message(parameters: generator.updateDocument(), method: "io.focusd.Focus.UpdateScene")
-                let large = message.withUnsafeBufferPointer { VarlinkCall.large($0, depthLimit: 512, decoder: SceneDecoding.largeCalls) }
-                guard let large else { continue }
-                taken += 1
-                let text = String(decoding: message, as: UTF8.self).prefix(600)
-                guard let general = try? VarlinkCall(parsing: message) else {
-                    Issue.record("seed \(seed), message \(index): taken, but the general parse rejects it\n\(text)")
-                    continue
-                }
-                let decoded = large.decoded as? SceneDecoding.DecodedUpdate
-                let reference = SceneDecoding.patches(parameters: general.parameters)
-                #expect(decoded != nil && reference != nil, "\(text)")
-                if let decoded, let reference {
-                    #expect(decoded.scene == reference.scene && decoded.upsert == reference.upsert && decoded.remove == reference.remove, "\(text)")
-                }
-                #expect(large.call.method == general.method && large.call.oneway == general.oneway, "\(text)")
-                #expect(large.call.more == general.more && large.call.upgrade == general.upgrade, "\(text)")
-                // What dispatch and the wait queues read: the scene's name (the other members are declared).
-                #expect(large.call.parameters["scene"] == general.parameters["scene"], "\(text)")
-                #expect(large.call.parameters.objectValue?.keys.sorted() == ["scene"])
+        SceneBytesTests.expectWholeCalls(method: "io.focusd.Focus.UpdateScene", document: { $0.updateDocument() }) { large, general, text in
+            let decoded = large.decoded as? SceneDecoding.DecodedUpdate
+            let reference = SceneDecoding.patches(parameters: general.parameters)
+            #expect(decoded != nil && reference != nil, "\(text)")
+            if let decoded, let reference {
+                #expect(decoded.scene == reference.scene && decoded.upsert == reference.upsert && decoded.remove == reference.remove, "\(text)")
             }
+            // What dispatch and the wait queues read: the scene's name (the other members are declared).
+            #expect(large.call.parameters["scene"] == general.parameters["scene"], "\(text)")
+            #expect(large.call.parameters.objectValue?.keys.sorted() == ["scene"])
         }
-        #expect(taken >= SceneBytesTests.documentsPerSeed / 10, "only \(taken) messages taken")
     }
 }
 
