@@ -39,6 +39,16 @@ final class FocusInterface {
         var scene: String
         var upsert: [NodePatch]?
         var remove: [String]?
+        init(_ decoded: SceneDecoding.DecodedUpdate) {
+            scene = decoded.scene
+            upsert = decoded.upsert
+            remove = decoded.remove
+        }
+        init(scene: String, upsert: [NodePatch]?, remove: [String]?) {
+            self.scene = scene
+            self.upsert = upsert
+            self.remove = remove
+        }
     }
     private struct SceneNameParameters: Decodable { var scene: String }
     private struct OptionalSceneParameters: Decodable { var scene: String? }
@@ -121,7 +131,7 @@ final class FocusInterface {
             case .setScene:
                 // Read straight from the message's bytes on the parser thread (SceneDecoding.largeCalls).
                 let decoded = context.decoded as? SceneDecoding.DecodedScene
-                if let worker, let name = context.parameters["scene"]?["name"]?.stringValue, decoded != nil || Self.isLarge(context.parameters) {
+                if let worker, let name = context.parameters["scene"]?["name"]?.stringValue, Self.isLargeScene(context.parameters, decoded) {
                     let carried = Carried(context.takeParameters())
                     carried.decoded = context.takeDecoded() as? SceneDecoding.DecodedScene
                     if carried.decoded != nil { logger.debug("scene '\(name)': SetScene was read from its bytes") }
@@ -133,11 +143,18 @@ final class FocusInterface {
                 log(warnings, scene: p.scene.name)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
             case .updateScene:
-                if let worker, let name = context.parameters["scene"]?.stringValue, Self.isLargeUpdate(context.parameters) {
-                    buildUpdate(context, name: name, carried: Carried(context.takeParameters()), on: worker)
+                // Read straight from the message's bytes when it can (SceneDecoding.largeCalls).
+                let decoded = context.decoded as? SceneDecoding.DecodedUpdate
+                if let decoded { logger.debug("scene '\(decoded.scene)': UpdateScene was read from its bytes") }
+                if let worker, let name = context.parameters["scene"]?.stringValue,
+                    decoded.map({ Self.isLargeUpdate($0) }) ?? Self.isLargeUpdate(context.parameters)
+                {
+                    let carried = Carried(context.takeParameters())
+                    carried.decodedUpdate = context.takeDecoded() as? SceneDecoding.DecodedUpdate
+                    buildUpdate(context, name: name, carried: carried, on: worker)
                     break
                 }
-                let p = try Self.updateSceneParameters(context.parameters)
+                let p = try decoded.map(UpdateSceneParameters.init) ?? Self.updateSceneParameters(context.parameters)
                 let (state, warnings) = try hub.updateScene(p.scene, upsert: p.upsert ?? [], remove: p.remove ?? [], by: caller)
                 log(warnings, scene: p.scene)
                 try reply(context, StateWarningsReply(state: state, warnings: warnings))
@@ -350,6 +367,8 @@ final class FocusInterface {
         var parameters: JSONValue?
         /// A `SetScene`'s scene read from the message's bytes (then `parameters` hold only its name).
         var decoded: SceneDecoding.DecodedScene?
+        /// An `UpdateScene`'s patches read from the message's bytes (then `parameters` hold only its name).
+        var decodedUpdate: SceneDecoding.DecodedUpdate?
         var scene: SceneHub.BuiltScene?
         var update: SceneHub.BuiltUpdate?
         var garbage: [any Sendable] = []
@@ -358,6 +377,7 @@ final class FocusInterface {
         func drop() {
             parameters = nil
             decoded = nil
+            decodedUpdate = nil
             scene = nil
             update = nil
             garbage.removeAll()
@@ -402,6 +422,25 @@ final class FocusInterface {
             if count >= limit { return true }
         }
         return false
+    }
+
+    /// ``isLargeUpdate(_:limit:)`` of the patches ``SceneBytes`` read: the same count, from
+    /// what they read (``SceneDecoding/valueCount(_:limit:)``).
+    static func isLargeUpdate(_ update: SceneDecoding.DecodedUpdate, limit: Int = offLoopValues) -> Bool {
+        guard let patches = update.upsert else { return 2 + (update.remove.map { 1 + $0.count } ?? 0) >= limit }
+        var count = update.remove?.count ?? 0
+        for patch in patches {
+            count += patch.node.children == nil && patch.index == nil ? 1 : 2 + (patch.index == nil ? 0 : 1) + SceneDecoding.valueCount(patch.node, limit: limit - count)
+            if count >= limit { return true }
+        }
+        return false
+    }
+
+    /// Whether `SetScene` parameters (or the scene ``SceneBytes`` read, then the parameters
+    /// hold only its name) are large enough to be built off the loop: the same count either way.
+    static func isLargeScene(_ parameters: JSONValue, _ decoded: SceneDecoding.DecodedScene?, limit: Int = offLoopValues) -> Bool {
+        guard let decoded else { return isLarge(parameters, limit: limit) }
+        return SceneDecoding.valueCount(decoded.scene, limit: limit) >= limit
     }
 
     /// The scene whose queue `context` must wait in, if any.
@@ -510,7 +549,7 @@ final class FocusInterface {
         let eventLoop = context.connection.eventLoop
         worker.runIfActive(eventLoop: eventLoop) { () throws -> Void in
             carried.garbage.removeAll()
-            let p = try Self.updateSceneParameters(carried.parameters!)
+            let p = try carried.decodedUpdate.map(UpdateSceneParameters.init) ?? Self.updateSceneParameters(carried.parameters!)
             carried.update = SceneHub.buildUpdate(name, upsert: p.upsert ?? [], remove: p.remove ?? [], on: basis)
         }.assumeIsolated().whenComplete { [self] result in
             var again = false
@@ -519,7 +558,7 @@ final class FocusInterface {
             do {
                 let installed: (FocusState, [String])?
                 if carried.attempts > Self.rebuilds {
-                    let p = try Self.updateSceneParameters(carried.parameters!)
+                    let p = try carried.decodedUpdate.map(UpdateSceneParameters.init) ?? Self.updateSceneParameters(carried.parameters!)
                     installed = try hub.updateScene(name, upsert: p.upsert ?? [], remove: p.remove ?? [], by: context.connection.id)
                 } else {
                     installed = try hub.installUpdate(&carried.update!, by: context.connection.id)

@@ -1,11 +1,13 @@
 import FocusEngine
 
-/// `SetScene` parameters read straight from their JSON text into a ``Scene``, without building a
-/// JSON tree first: a 100,000-node scene's tree (a dictionary per node and per frame, each
-/// key and value hashed and boxed, then freed) cost more than reading the bytes.
+/// `SetScene` parameters read straight from their JSON text into a ``Scene``, and `UpdateScene`
+/// parameters into their patches, without building a JSON tree first: a 100,000-node scene's
+/// tree (a dictionary per node and per frame, each key and value hashed and boxed, then freed)
+/// cost more than reading the bytes, and so did a reflow's 1,000 leaf patches' tree.
 ///
 /// It takes what ``SceneDecoding`` takes from the tree, no more: an object of exactly `scene`,
-/// whose members are `name`, `root`, `persist` and `sequentialWrap`, and nodes of every field of
+/// whose members are `name`, `root`, `persist` and `sequentialWrap` (`SetScene`), or of `scene`,
+/// `upsert` and `remove` (`UpdateScene`, ``updateScene(_:depth:depthLimit:)``), and nodes of every field of
 /// ``NodeField`` but those its switch leaves to `Codable` (`defaultFocus`, `bindings`,
 /// `accessibilityBindings`, `collection`): `frame` (exactly `x`, `y`, `width`, `height`,
 /// numbers), `scroll` (its fields, each once), the flags, the strings, `wrap`, `index` (an
@@ -35,15 +37,44 @@ public enum SceneBytes {
     /// The scene of a whole JSON text of `SetScene` parameters (whitespace around it allowed),
     /// or nil.
     public static func setScene(document bytes: UnsafeRawBufferPointer, depthLimit: Int) -> Scene? {
+        document(bytes) { setScene($0, depthLimit: depthLimit) }
+    }
+
+    /// What `UpdateScene` parameters hold: the scene's name, the patches and the ids to remove
+    /// (nil when absent), as ``SceneDecoding/patches(parameters:)`` reads them from the tree.
+    public typealias Update = (scene: String, upsert: [NodePatch]?, remove: [String]?)
+
+    /// The `UpdateScene` parameters object at the start of `bytes` (an object of `scene`, a
+    /// string, and optionally `upsert`, patches of exactly `parent`, `node` and optionally
+    /// `index`, and `remove`, strings; each member once) and the bytes the object took, or nil:
+    /// decode them the general way. Its nodes are read as ``setScene(_:depth:depthLimit:)``
+    /// reads them.
+    ///
+    /// - Parameters:
+    ///   - depth: the nesting depth of the parameters object itself (2 in a Varlink call).
+    ///   - depthLimit: the deepest nesting the general parser accepts.
+    public static func updateScene(_ bytes: UnsafeRawBufferPointer, depth: Int = 1, depthLimit: Int) -> (update: Update, length: Int)? {
         var reader = Reader(bytes: bytes, depthLimit: depthLimit)
+        guard let update = reader.update(depth: depth) else { return nil }
+        return (update, reader.index)
+    }
+
+    /// The patches of a whole JSON text of `UpdateScene` parameters (whitespace around it
+    /// allowed), or nil.
+    public static func updateScene(document bytes: UnsafeRawBufferPointer, depthLimit: Int) -> Update? {
+        document(bytes) { updateScene($0, depthLimit: depthLimit) }
+    }
+
+    /// What `read` takes from the JSON text `bytes` after any whitespace, when only whitespace follows it.
+    private static func document<T>(_ bytes: UnsafeRawBufferPointer, _ read: (UnsafeRawBufferPointer) -> (T, Int)?) -> T? {
+        var reader = Reader(bytes: bytes, depthLimit: 0)
         reader.skipSpace()
         guard reader.index < bytes.count else { return nil }
         let start = reader.index
-        guard let (scene, length) = setScene(UnsafeRawBufferPointer(rebasing: bytes[start...]), depthLimit: depthLimit)
-        else { return nil }
+        guard let (value, length) = read(UnsafeRawBufferPointer(rebasing: bytes[start...])) else { return nil }
         reader.index = start + length
         reader.skipSpace()
-        return reader.index == bytes.count ? scene : nil
+        return reader.index == bytes.count ? value : nil
     }
 
     struct Reader {
@@ -222,6 +253,42 @@ public enum SceneBytes {
                 return scene != nil
             }
             return ok ? scene : nil
+        }
+
+        /// `{"scene": "…", "upsert": […], "remove": […]}`, the last two optional, each once.
+        mutating func update(depth: Int) -> Update? {
+            var scene: String?
+            var upsert: [NodePatch]?
+            var remove: [String]?
+            let ok = object(depth: depth) { reader, key in
+                if Self.equal(key, "scene") { return reader.once(&scene) { $0.string() } }
+                if Self.equal(key, "upsert") {
+                    return reader.once(&upsert) { reader in
+                        reader.array(depth: depth + 1) { $0.patch(depth: depth + 2) }
+                    }
+                }
+                if Self.equal(key, "remove") {
+                    return reader.once(&remove) { reader in reader.array(depth: depth + 1) { $0.string() } }
+                }
+                return false
+            }
+            guard ok, let scene else { return nil }
+            return (scene, upsert, remove)
+        }
+
+        /// One patch at `depth`: `parent` and `node`, and `index` (an integer as a node's).
+        mutating func patch(depth: Int) -> NodePatch? {
+            var parent: String?
+            var node: Node?
+            var index: Int?
+            let ok = object(depth: depth) { reader, key in
+                if Self.equal(key, "parent") { return reader.once(&parent) { $0.string() } }
+                if Self.equal(key, "node") { return reader.once(&node) { $0.node(depth: depth + 1) } }
+                if Self.equal(key, "index") { return reader.once(&index) { $0.integer() } }
+                return false
+            }
+            guard ok, let parent, let node else { return nil }
+            return NodePatch(parent: parent, index: index, node: node)
         }
 
         mutating func scene(depth: Int) -> Scene? {

@@ -15,15 +15,68 @@ package enum SceneDecoding {
         package var scene: Scene
     }
 
-    /// The server's ``LargeCallDecoder``: a large `SetScene` read straight from its bytes into a
-    /// ``Scene`` (``SceneBytes``, which takes what ``scene(parameters:)`` takes, no more) on
-    /// the parser thread, without the JSON tree; its parameters show only the scene's name
+    /// An `UpdateScene`'s patches read from the message's bytes by ``largeCalls``.
+    package struct DecodedUpdate: Sendable {
+        package var scene: String
+        package var upsert: [NodePatch]?
+        package var remove: [String]?
+        package init(scene: String, upsert: [NodePatch]?, remove: [String]?) {
+            self.scene = scene
+            self.upsert = upsert
+            self.remove = remove
+        }
+    }
+
+    /// The server's ``LargeCallDecoder``: a `SetScene` or `UpdateScene` read straight from its
+    /// bytes (``SceneBytes``, which takes what ``scene(parameters:)`` and
+    /// ``patches(parameters:)`` take, no more) without the JSON tree, on the parser thread for
+    /// a large message, on the loop for one of `VarlinkServer.Configuration.decodeOnLoopThreshold`
+    /// bytes or more (a reflow's thousand patches); its parameters show only the scene's name
     /// (what dispatch and the wait queues read). Anything else is parsed the general way.
     package static let largeCalls: LargeCallDecoder = { method, bytes, depthLimit in
-        guard method == "io.focusd.Focus.SetScene",
-            let (scene, length) = SceneBytes.setScene(bytes, depth: 2, depthLimit: depthLimit)
-        else { return nil }
-        return DecodedParameters(length: length, parameters: ["scene": ["name": .string(scene.name)]], value: DecodedScene(scene: scene))
+        switch method {
+        case "io.focusd.Focus.SetScene":
+            guard let (scene, length) = SceneBytes.setScene(bytes, depth: 2, depthLimit: depthLimit) else { return nil }
+            return DecodedParameters(length: length, parameters: ["scene": ["name": .string(scene.name)]], value: DecodedScene(scene: scene))
+        case "io.focusd.Focus.UpdateScene":
+            guard let (update, length) = SceneBytes.updateScene(bytes, depth: 2, depthLimit: depthLimit) else { return nil }
+            return DecodedParameters(
+                length: length, parameters: ["scene": .string(update.scene)],
+                value: DecodedUpdate(scene: update.scene, upsert: update.upsert, remove: update.remove))
+        default:
+            return nil
+        }
+    }
+
+    /// How many JSON values the parameters text of `scene` holds as ``SceneBytes`` takes it
+    /// (`{"scene": {"name", "root", "persist"?, "sequentialWrap"?}}`), counted up to about
+    /// `limit`: what the service's rule for building off the loop counts in the JSON tree.
+    package static func valueCount(_ scene: Scene, limit: Int) -> Int {
+        3 + (scene.persist == nil ? 0 : 1) + (scene.sequentialWrap == nil ? 0 : 1) + valueCount(scene.root, limit: limit)
+    }
+
+    /// How many JSON values the text of `node` holds as ``SceneBytes`` and ``node(_:)`` take it
+    /// (the object, each field's value and what an object or array holds), counted up to
+    /// about `limit` (a subtree stops being counted once the count reaches it).
+    package static func valueCount(_ node: Node, limit: Int) -> Int {
+        @inline(__always) func one<T>(_ value: T?) -> Int { value == nil ? 0 : 1 }
+        var count = 2  // the object and its id
+        if node.frame != nil { count += 5 }
+        count += one(node.focusable) + one(node.disabled) + one(node.section) + one(node.focusEffectDisabled)
+        count += one(node.remembersLastFocus) + one(node.modal) + one(node.role) + one(node.scope)
+        count += one(node.prefersDefaultFocus) + one(node.wrap) + one(node.index)
+        if let interactions = node.interactions { count += 1 + interactions.count }
+        if let values = node.values { count += 1 + values.count }
+        if let values = node.sceneValues { count += 1 + values.count }
+        if let next = node.next { count += 1 + next.count }
+        if let scroll = node.scroll {
+            count += 4 + one(scroll.offsetX) + one(scroll.offsetY) + one(scroll.policy) + one(scroll.margin)
+        }
+        if let children = node.children {
+            count += 1
+            for child in children where count < limit { count += valueCount(child, limit: limit - count) }
+        }
+        return count
     }
 
     /// The scene of `SetScene` parameters, or nil: decode them with `Decodable`.

@@ -287,6 +287,15 @@ public final class VarlinkConnection {
                     switch parse {
                     case .here(let framed):
                         let message = framed.joined()
+                        // The service's decoder first for a message of some size (straight from the bytes).
+                        if let decoder = configuration.largeCallDecoder, message.readableBytes >= configuration.decodeOnLoopThreshold,
+                            let (call, decoded) = message.readableBytesView.withContiguousStorageIfAvailable({
+                                VarlinkCall.large($0, depthLimit: configuration.maxDepth, decoder: decoder)
+                            }) ?? nil
+                        {
+                            core.parsed(call, size: message.readableBytes, decoded: decoded)
+                            continue
+                        }
                         let call = try VarlinkCall(
                             message: message.readableBytesView, depthLimit: configuration.maxDepth, knownMethod: service.lastMethodName)
                         core.parsed(call, size: message.readableBytes)

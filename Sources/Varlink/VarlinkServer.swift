@@ -38,9 +38,14 @@ public final class VarlinkServer: Sendable {
         /// event loop). Parsing 16 MiB of JSON takes long enough to delay every other client.
         public var parser: NIOThreadPool? = nil
         public var parseOffLoopThreshold = 256 << 10
-        /// Reads the parameters of a call parsed off the loop straight from its bytes, when it
+        /// Reads the parameters of a call parsed off the loop (or a call of
+        /// ``decodeOnLoopThreshold`` bytes or more parsed on it) straight from its bytes, when it
         /// can (a 100,000-node scene's JSON tree cost more than the scene); nil: the general way.
         public var largeCallDecoder: LargeCallDecoder? = nil
+        /// Messages parsed on the loop of this many bytes or more are offered to
+        /// ``largeCallDecoder`` too (a reflow's 100 KB `UpdateScene`); smaller ones (a `Move`)
+        /// go the general way at once, without reading their envelope twice.
+        public var decodeOnLoopThreshold = 4 << 10
         /// The deepest JSON nesting accepted; deeper closes the connection.
         public var maxDepth = JSONValue.defaultDepthLimit
         /// Bytes queued for one client beyond which coalescible replies are skipped and the stall

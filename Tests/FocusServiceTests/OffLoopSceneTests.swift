@@ -245,6 +245,7 @@ extension ServiceSocketTests {
             #expect(update.error == nil)
             #expect(!lint, "the update waited for the Lint that held the worker")
             #expect(!daemon.log_.contains("scene 'g': UpdateScene is built on the worker thread"))
+            #expect(daemon.log_.contains("scene 'g': UpdateScene was read from its bytes"))
             let held = try owner.call("io.focusd.Inspect.GetScene", ["scene": "g"])["scene"]!
             #expect(held["root"]?["children"]?.arrayValue?.map { $0["frame"] } == upsert.map { $0["node"]?["frame"] })
         }
@@ -281,6 +282,7 @@ extension ServiceSocketTests {
             try reader.send(VarlinkCall(method: "io.focusd.Focus.GetState", parameters: ["scene": "x"]))
             let (update, lint) = try Self.reply(of: owner, after: linter)
             #expect(lint, "UpdateScene was answered before the Lint that held the worker")
+            #expect(daemon.log_.contains("scene 'x': UpdateScene was read from its bytes"))
             let state = try JSONValue(encoding: session.state(active: true))
             #expect(update.parameters["state"] == state)
             #expect(try reader.receive(timeout: .seconds(10)).parameters["state"] == state)

@@ -52,16 +52,28 @@ struct SceneBytesTests {
     static func compare(
         _ documents: [[UInt8]], depthLimit: Int, reader: ([UInt8], Int) -> Scene? = { bytes($0, depthLimit: $1) }
     ) -> (problems: [(Int, String)], taken: [Int], plainMissed: Int) {
+        let result = differences(
+            documents, read: { reader($0, depthLimit) },
+            general: { document in general(document, depthLimit: depthLimit).map { ((), $0.fast, $0.decodable) } },
+            bits: { bits($0.root) }, noun: "scene")
+        return (result.problems, result.taken, result.problems.filter { $0.1 == "SceneDecoding took it, SceneBytes did not" }.count)
+    }
+
+    /// What `read` (a byte reader) made of each document against the general way's readings
+    /// (nil: the JSON parser rejects it; else what the problems of `more` need, `SceneDecoding`'s
+    /// reading and strict `Decodable`'s): the disagreements, with the indices read.
+    static func differences<T: Equatable, Tree>(
+        _ documents: [[UInt8]], read: ([UInt8]) -> T?, general: ([UInt8]) -> (tree: Tree, fast: T?, decodable: T?)?,
+        bits: (T) -> [UInt64], noun: String, more: (T, Tree) -> String? = { _, _ in nil }
+    ) -> (problems: [(Int, String)], taken: [Int]) {
         var problems: [(Int, String)] = []
         var taken: [Int] = []
-        var plainMissed = 0
         for (index, document) in documents.enumerated() {
-            let fast = reader(document, depthLimit)
-            let reference = general(document, depthLimit: depthLimit)
+            let fast = read(document)
+            let reference = general(document)
             guard let fast else {
                 // Everything SceneDecoding takes without an escape, SceneBytes must take too.
                 if let reference, reference.fast != nil, !document.contains(UInt8(ascii: "\\")) {
-                    plainMissed += 1
                     problems.append((index, "SceneDecoding took it, SceneBytes did not"))
                 }
                 continue
@@ -71,30 +83,63 @@ struct SceneBytesTests {
                 problems.append((index, "SceneBytes took text the JSON parser rejects"))
                 continue
             }
-            if reference.fast != fast || reference.fast.map({ bits($0.root) }) != bits(fast.root) {
-                problems.append((index, "SceneDecoding reads another scene: \(String(describing: reference.fast?.root.id))"))
+            if reference.fast != fast || reference.fast.map(bits) != bits(fast) {
+                problems.append((index, "SceneDecoding reads another \(noun)"))
             }
             if reference.decodable != fast {
-                problems.append((index, "Decodable reads another scene (or refuses it)"))
+                problems.append((index, "Decodable reads another \(noun) (or refuses it)"))
             }
+            if let problem = more(fast, reference.tree) { problems.append((index, problem)) }
         }
-        return (problems, taken, plainMissed)
+        return (problems, taken)
     }
 
     @Test("random and mutated scenes: what SceneBytes takes, the general way reads to the same scene")
     func agreesWithTheTree() throws {
-        for seed in Self.seeds {
+        Self.expectAgreement(depthLimits: [512, 7], document: { $0.document() }) { documents, depthLimit in
+            let result = Self.compare(documents, depthLimit: depthLimit)
+            return (result.problems, result.taken)
+        }
+    }
+
+    /// `compare` over each seed's random documents at each depth limit: its problems recorded,
+    /// and at least a tenth taken (the generator's plain, unmutated documents are about a third:
+    /// far fewer taken means the comparison shows nothing).
+    static func expectAgreement(
+        depthLimits: [Int], document: (inout SceneTextGenerator) -> [UInt8],
+        _ compare: ([[UInt8]], Int) -> (problems: [(Int, String)], taken: [Int])
+    ) {
+        for seed in seeds {
             var generator = SceneTextGenerator(seed: seed)
-            let documents = (0..<Self.documentsPerSeed).map { _ in generator.document() }
-            for depthLimit in [512, 7] {
-                let result = Self.compare(documents, depthLimit: depthLimit)
+            let documents = (0..<documentsPerSeed).map { _ in document(&generator) }
+            for depthLimit in depthLimits {
+                let result = compare(documents, depthLimit)
                 for (index, reason) in result.problems.prefix(10) {
                     Issue.record("seed \(seed), depth limit \(depthLimit), document \(index): \(reason)\n\(String(decoding: documents[index], as: UTF8.self).prefix(600))")
                 }
-                // The generator's plain, unmutated scenes are about a third: far fewer taken means
-                // the comparison shows nothing.
-                #expect(result.taken.count >= Self.documentsPerSeed / 10, "seed \(seed): SceneBytes took only \(result.taken.count)")
+                #expect(result.taken.count >= documentsPerSeed / 10, "seed \(seed): only \(result.taken.count) taken")
             }
+        }
+    }
+
+    /// Python's json over each seed's random documents that `read` takes, beside `read`'s
+    /// encoding of what it read: every disagreement recorded; at least a fifth taken.
+    static func expectPythonAgreement(document: (inout SceneTextGenerator) -> [UInt8], read: ([UInt8]) throws -> [UInt8]?) throws {
+        var documents: [[UInt8]] = []
+        var ours: [[UInt8]] = []
+        for seed in seeds {
+            var generator = SceneTextGenerator(seed: seed)
+            for _ in 0..<documentsPerSeed {
+                let text = document(&generator)
+                guard let encoded = try read(text) else { continue }
+                documents.append(text)
+                ours.append(encoded)
+            }
+        }
+        #expect(documents.count >= documentsPerSeed / 5)
+        let disagreements = try python(documents, ours)
+        for (index, reason) in disagreements.prefix(10) {
+            Issue.record("document \(index): \(reason)\n\(String(decoding: documents[index], as: UTF8.self).prefix(600))")
         }
     }
 
@@ -127,21 +172,8 @@ struct SceneBytesTests {
 
     @Test("what SceneBytes takes, Python's json accepts and reads to the same values")
     func agreesWithPython() throws {
-        var documents: [[UInt8]] = []
-        var ours: [[UInt8]] = []
-        for seed in Self.seeds {
-            var generator = SceneTextGenerator(seed: seed)
-            for _ in 0..<Self.documentsPerSeed {
-                let document = generator.document()
-                guard let scene = Self.bytes(document, depthLimit: 512) else { continue }
-                documents.append(document)
-                ours.append(try JSONTextEncoder().encode(["scene": scene]))
-            }
-        }
-        #expect(documents.count >= Self.documentsPerSeed / 5)
-        let disagreements = try Self.python(documents, ours)
-        for (index, reason) in disagreements.prefix(10) {
-            Issue.record("document \(index): \(reason)\n\(String(decoding: documents[index], as: UTF8.self).prefix(600))")
+        try Self.expectPythonAgreement(document: { $0.document() }) { document in
+            try Self.bytes(document, depthLimit: 512).map { try JSONTextEncoder().encode(["scene": $0]) }
         }
         // The oracle itself can fail: another value, and text Python rejects.
         let bad = try Self.python(
@@ -152,12 +184,30 @@ struct SceneBytesTests {
 
     @Test("the whole call: VarlinkCall.large with SceneDecoding.largeCalls agrees with the general parse of the message")
     func wholeCallAgrees() throws {
+        Self.expectWholeCalls(method: "io.focusd.Focus.SetScene", document: { $0.document() }) { large, general, text in
+            let scene = (large.decoded as? SceneDecoding.DecodedScene)?.scene
+            #expect(scene != nil && scene == SceneDecoding.scene(parameters: general.parameters), "\(text)")
+            // What dispatch and the wait queues read: the parameter names and the scene's name.
+            #expect(large.call.parameters.objectValue?.keys.sorted() == general.parameters.objectValue?.keys.sorted())
+            #expect(large.call.parameters["scene"]?["name"] == general.parameters["scene"]?["name"])
+        }
+        // Another method is never read by the scene decoder.
+        let update = Array(#"{"method":"io.focusd.Focus.Lint","parameters":{"scene":{"name":"s","root":{"id":"r"}}}}"#.utf8)
+        #expect(update.withUnsafeBufferPointer { VarlinkCall.large($0, depthLimit: 512, decoder: SceneDecoding.largeCalls) } == nil)
+    }
+
+    /// Random messages of `method` around each seed's documents through `VarlinkCall.large` and
+    /// `SceneDecoding.largeCalls`: each one taken must be parsed the general way too, with the
+    /// same envelope; `check` compares the parameters. At least a tenth taken.
+    static func expectWholeCalls(
+        method: String, document: (inout SceneTextGenerator) -> [UInt8],
+        check: ((call: VarlinkCall, decoded: any Sendable), VarlinkCall, Substring) -> Void
+    ) {
         var taken = 0
-        for seed in Self.seeds {
+        for seed in seeds {
             var generator = SceneTextGenerator(seed: seed)
-            for index in 0..<Self.documentsPerSeed {
-                let document = generator.document()
-                let message = generator.message(parameters: document)
+            for index in 0..<documentsPerSeed {
+                let message = generator.message(parameters: document(&generator), method: method)
                 let large = message.withUnsafeBufferPointer { VarlinkCall.large($0, depthLimit: 512, decoder: SceneDecoding.largeCalls) }
                 guard let large else { continue }
                 taken += 1
@@ -166,19 +216,12 @@ struct SceneBytesTests {
                     Issue.record("seed \(seed), message \(index): taken, but the general parse rejects it\n\(text)")
                     continue
                 }
-                let scene = (large.decoded as? SceneDecoding.DecodedScene)?.scene
-                #expect(scene != nil && scene == SceneDecoding.scene(parameters: general.parameters), "seed \(seed), message \(index)\n\(text)")
+                check(large, general, text)
                 #expect(large.call.method == general.method && large.call.oneway == general.oneway, "\(text)")
                 #expect(large.call.more == general.more && large.call.upgrade == general.upgrade, "\(text)")
-                // What dispatch and the wait queues read: the parameter names and the scene's name.
-                #expect(large.call.parameters.objectValue?.keys.sorted() == general.parameters.objectValue?.keys.sorted())
-                #expect(large.call.parameters["scene"]?["name"] == general.parameters["scene"]?["name"])
             }
         }
-        #expect(taken >= Self.documentsPerSeed / 10, "only \(taken) messages taken")
-        // Another method is never read by the scene decoder.
-        let update = Array(#"{"method":"io.focusd.Focus.Lint","parameters":{"scene":{"name":"s","root":{"id":"r"}}}}"#.utf8)
-        #expect(update.withUnsafeBufferPointer { VarlinkCall.large($0, depthLimit: 512, decoder: SceneDecoding.largeCalls) } == nil)
+        #expect(taken >= documentsPerSeed / 10, "only \(taken) messages taken")
     }
 
     /// Python's json (no key twice, finite numbers) over each document and our encoding of what
@@ -407,8 +450,8 @@ struct SceneTextGenerator {
     /// A Varlink message around `parameters`: the members in any order, flags sometimes, and
     /// sometimes something the fast reader leaves alone (an unknown member, a null flag, an
     /// escape in the method, a second parameters).
-    mutating func message(parameters: [UInt8]) -> [UInt8] {
-        var members = [("method", "\"io.focusd.Focus.SetScene\""), ("parameters", String(decoding: parameters, as: UTF8.self))]
+    mutating func message(parameters: [UInt8], method: String = "io.focusd.Focus.SetScene") -> [UInt8] {
+        var members = [("method", "\"\(method)\""), ("parameters", String(decoding: parameters, as: UTF8.self))]
         if chance(20) { members.append(("more", pick(["true", "false"]))) }
         if chance(20) { members.append(("oneway", pick(["true", "false"]))) }
         if chance(5) { members.append(("upgrade", pick(["true", "false", "null"]))) }
