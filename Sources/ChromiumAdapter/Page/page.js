@@ -904,7 +904,8 @@
     return node === el ? id : null;
   }
 
-  const mutations = new MutationObserver((records) => { note(records); schedule(); });
+  // Before DOMContentLoaded the notices are the parser's: the first scene is a whole read anyway.
+  const mutations = new MutationObserver((records) => { if (!ready) return; note(records); schedule(); });
   mutations.observe(document, { subtree: true, childList: true, attributes: true, characterData: false });
   addEventListener("scroll", () => schedule(), { capture: true, passive: true });
   const whole = () => { pending.whole = true; schedule(); };
