@@ -58,6 +58,14 @@ final class DaemonCore {
         self.logger = logger
         inputPathTimes = logger.logLevel <= .debug ? InputPathTimes() : nil
         hub.nodesFreed = { [memory] nodes in memory.freed(nodes: nodes) }
+        if let worker {
+            hub.sessionDropped = { [eventLoop] session in
+                let dropped = DroppedScene(session)
+                // On the loop's next turn the hub's own references are gone, so the worker's
+                // release is the last one and the scene's memory is freed there.
+                eventLoop.execute { worker.submit { _ in dropped.session = nil } }
+            }
+        }
         focus.memory = memory
     }
 
@@ -90,4 +98,11 @@ extension SceneHub.Caps {
             scenesPerConnection: settings.maxScenesPerConnection, scenesPerUid: settings.maxScenesPerUid,
             nodesPerUid: settings.maxNodesPerUid)
     }
+}
+
+/// A dropped scene on its way to the worker thread to be freed. Only the worker touches it once
+/// it is handed over (the loop keeps no reference), hence `@unchecked Sendable`.
+private final class DroppedScene: @unchecked Sendable {
+    var session: SceneSession?
+    init(_ session: SceneSession) { self.session = session }
 }
