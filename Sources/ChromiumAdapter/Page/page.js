@@ -515,7 +515,8 @@
   }
 
   function note(records) {
-    if (pending.whole) return;
+    // Before DOMContentLoaded the notices are the parser's: the first scene is a whole read anyway.
+    if (!ready || pending.whole) return;
     for (const record of records) {
       const target = record.target;
       if (target.nodeType === 9) { pending.whole = true; return; }
@@ -904,8 +905,7 @@
     return node === el ? id : null;
   }
 
-  // Before DOMContentLoaded the notices are the parser's: the first scene is a whole read anyway.
-  const mutations = new MutationObserver((records) => { if (!ready) return; note(records); schedule(); });
+  const mutations = new MutationObserver((records) => { note(records); schedule(); });
   mutations.observe(document, { subtree: true, childList: true, attributes: true, characterData: false });
   addEventListener("scroll", () => schedule(), { capture: true, passive: true });
   const whole = () => { pending.whole = true; schedule(); };
