@@ -59,8 +59,8 @@ struct RealDeviceTests {
         try loop.start()
         defer { loop.stop() }
         let device = try Uinput(name: "guest test keys", keys: [Self.keyUp, Self.keyDown, 28])
-        #expect(await eventually(timeoutMs: 10_000) { recorder.added.contains { $0.node == device.node && $0.problem == nil } })
-        let info = try #require(recorder.added.first { $0.node == device.node })
+        #expect(await eventually(timeoutMs: 10_000) { recorder.added(device).contains { $0.problem == nil } })
+        let info = try #require(recorder.added(device).first)
         #expect(info.identity.capabilities.keys.isSuperset(of: [Self.keyUp, Self.keyDown, 28]))
         #expect(info.backend == .libevdev)
         device.key(Self.keyUp, 1)
@@ -89,8 +89,8 @@ struct RealDeviceTests {
         defer { loop.stop() }
         let device = try Uinput(name: "guest grab keys", keys: [Self.keyUp])
         defer { device.destroy() }
-        #expect(await eventually(timeoutMs: 10_000) { recorder.added.contains { $0.node == device.node && $0.problem == nil } })
-        let id = try #require(recorder.added.first { $0.node == device.node }).id
+        #expect(await eventually(timeoutMs: 10_000) { recorder.added(device).contains { $0.problem == nil } })
+        let id = try #require(recorder.added(device).first).id
         device.key(Self.keyUp, 1)
         #expect(await eventually(timeoutMs: 10_000) { recorder.frames(of: id).count == 1 })
         loop.setGrab(id: id, .exclusive)
@@ -110,8 +110,8 @@ struct RealDeviceTests {
         defer { loop.stop() }
         let device = try Uinput(name: "guest flood keys", keys: [Self.keyUp, Self.keyDown])
         defer { device.destroy() }
-        #expect(await eventually(timeoutMs: 10_000) { recorder.inner.added.contains { $0.node == device.node && $0.problem == nil } })
-        let id = try #require(recorder.inner.added.first { $0.node == device.node }).id
+        #expect(await eventually(timeoutMs: 10_000) { recorder.inner.added(device).contains { $0.problem == nil } })
+        let id = try #require(recorder.inner.added(device).first).id
         recorder.blocked.withLock { $0 = true }
         device.key(Self.keyUp, 1)
         let firstFrame = await eventually(timeoutMs: 10_000) { recorder.inner.frames(of: id).count == 1 }
@@ -201,8 +201,8 @@ struct RealTouchpadTests {
         defer { loop.stop() }
         let pad = try makeTouchpad(name)
         defer { pad.destroy() }
-        #expect(await eventually(timeoutMs: 10_000) { recorder.added.contains { $0.node == pad.node } })
-        let info = try #require(recorder.added.first { $0.node == pad.node })
+        #expect(await eventually(timeoutMs: 10_000) { !recorder.added(pad).isEmpty })
+        let info = try #require(recorder.added(pad).first)
         #expect(info.backend == .libinput, "problem: \(info.problem ?? "none")")
         // Drag right by 40 mm over 20 frames, 10 ms apart.
         touch(pad, x: 300, y: 300, down: true, first: true)
@@ -260,12 +260,12 @@ struct RealUdevTests {
         let used = try Uinput(name: "guest udev keys", keys: [28, 30])
         defer { used.destroy() }
         #expect(await eventually(timeoutMs: 10_000) {
-            recorder.added.contains { $0.node == ignored.node } && recorder.added.contains { $0.node == used.node }
+            !recorder.added(ignored).isEmpty && !recorder.added(used).isEmpty
         })
-        let ignoredInfo = try #require(recorder.added.first { $0.node == ignored.node })
+        let ignoredInfo = try #require(recorder.added(ignored).first)
         #expect(ignoredInfo.problem == "ignored: FOCUSD_IGNORE=1 set by udev")
         #expect(ignoredInfo.identity.capabilities == Capabilities(), "never opened, so no capabilities")
-        let usedInfo = try #require(recorder.added.first { $0.node == used.node })
+        let usedInfo = try #require(recorder.added(used).first)
         #expect(usedInfo.problem == nil)
         #expect(usedInfo.identity.udevProperties["ID_INPUT_KEY"] == "1")
         // A uinput device has no physical parent, so no group; QEMU's AT keyboard has one.

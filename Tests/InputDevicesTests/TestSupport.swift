@@ -116,6 +116,11 @@ final class Recorder: InputLoopDelegate {
     var added: [DeviceInfo] {
         all.compactMap { if case .added(let d) = $0 { d } else { nil } }
     }
+    /// The devices added at `device`'s node under its name: another suite's device that was made
+    /// and destroyed at the same node before it (reported as ignored) is not it.
+    func added(_ device: Uinput) -> [DeviceInfo] {
+        added.filter { $0.node == device.node && $0.name == device.name }
+    }
     var removed: [String] {
         all.compactMap { if case .removed(let id) = $0 { id } else { nil } }
     }

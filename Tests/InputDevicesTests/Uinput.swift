@@ -25,6 +25,9 @@ final class Uinput {
 
     private let uinput: OpaquePointer
     let node: String
+    /// The name it was created with; with `node` it tells this device from an earlier one at the
+    /// same node (event numbers are reused as soon as a device goes).
+    let name: String
 
     struct CreationFailed: Error { var code: Int32 }
 
@@ -39,6 +42,7 @@ final class Uinput {
     }
 
     init(name: String, keys: [UInt16], relativeAxes: [UInt16] = [], absoluteAxes: [Axis] = [], properties: [UInt16] = []) throws {
+        self.name = name
         let device = Self.symbol("libevdev_new", NewFn.self)()
         defer { Self.symbol("libevdev_free", FreeFn.self)(device) }
         Self.symbol("libevdev_set_name", SetNameFn.self)(device, name)
