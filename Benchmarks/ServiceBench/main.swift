@@ -807,6 +807,12 @@ func hostileBenchmark() throws {
                 _ = try? client.call("io.focusd.Focus.SetScene", ["scene": gridScene("s\(index)", columns: 399, rows: 250)])
             }
         }),
+        ("SetScene 100,000 nodes, then replaced by 1 node", { d in
+            let client = try d.connect()
+            _ = try client.call("io.focusd.Focus.SetScene", ["scene": gridScene("replaced", columns: 399, rows: 250)])
+            usleep(200_000)  // apart from the large scene's own build and reply
+            _ = try client.call("io.focusd.Focus.SetScene", ["scene": gridScene("replaced", columns: 1, rows: 1)])
+        }),
         ("10,000 Move calls written before any reply is read", { d in
             let client = try d.connect()
             var bytes: [UInt8] = []

@@ -148,6 +148,8 @@ public struct SceneSession: Sendable {
         /// After ``replace(swapping:)``: the tree that was replaced, to be dropped where its
         /// freeing costs no one (it is as big as the scene).
         public internal(set) var isSpent = false
+        /// Nodes in the tree (after ``SceneSession/replace(swapping:)``: in the old one).
+        public var nodeCount: Int { store.nodeCount }
     }
 
     /// Validates and indexes `scene` as `replace(with:)` would for a session with `limits` and

@@ -59,11 +59,11 @@ final class DaemonCore {
         inputPathTimes = logger.logLevel <= .debug ? InputPathTimes() : nil
         hub.nodesFreed = { [memory] nodes in memory.freed(nodes: nodes) }
         if let worker {
-            hub.sessionDropped = { [eventLoop] session in
-                let dropped = DroppedScene(session)
+            hub.treeDropped = { [eventLoop] tree in
+                let dropped = DroppedTree(tree)
                 // On the loop's next turn the hub's own references are gone, so the worker's
                 // release is the last one and the scene's memory is freed there.
-                eventLoop.execute { worker.submit { _ in dropped.session = nil } }
+                eventLoop.execute { worker.submit { _ in dropped.tree = nil } }
             }
         }
         focus.memory = memory
@@ -100,9 +100,9 @@ extension SceneHub.Caps {
     }
 }
 
-/// A dropped scene on its way to the worker thread to be freed. Only the worker touches it once
+/// A dropped tree on its way to the worker thread to be freed. Only the worker touches it once
 /// it is handed over (the loop keeps no reference), hence `@unchecked Sendable`.
-private final class DroppedScene: @unchecked Sendable {
-    var session: SceneSession?
-    init(_ session: SceneSession) { self.session = session }
+private final class DroppedTree: @unchecked Sendable {
+    var tree: SceneHub.DroppedTree?
+    init(_ tree: SceneHub.DroppedTree) { self.tree = tree }
 }

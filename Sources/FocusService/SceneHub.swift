@@ -83,10 +83,23 @@ public final class SceneHub {
     /// Called after scenes were dropped or replaced, with roughly how many nodes went (the
     /// daemon hands large amounts of freed memory back to the system).
     public var nodesFreed: ((Int) -> Void)?
-    /// Given each scene that goes (removed, or its owner's connection closed) once the hub holds
-    /// it no more: the daemon frees it on the worker, where freeing 100,000 nodes holds up no one
-    /// (a client closing with four such scenes held every other client 20-30 ms on the loop).
-    public var sessionDropped: ((SceneSession) -> Void)?
+    /// Given each tree that goes once the hub holds it no more: a scene removed or dropped with
+    /// its owner's connection, and the tree a `SetScene` replaced. The daemon frees it on the
+    /// worker, where freeing 100,000 nodes holds up no one (a client closing with four such
+    /// scenes held every other client 20-30 ms on the loop).
+    public var treeDropped: ((DroppedTree) -> Void)?
+    /// A tree the hub let go of, to be freed where its freeing costs no one.
+    public enum DroppedTree {
+        case scene(SceneSession)
+        case replaced(SceneSession.PreparedTree)
+
+        public var nodeCount: Int {
+            switch self {
+            case .scene(let session): session.nodeCount
+            case .replaced(let tree): tree.nodeCount
+            }
+        }
+    }
     private var entries: [String: Entry] = [:]
     @exclusivity(unchecked) public private(set) var activeName: String?
     private var clock: UInt64 = 0
@@ -172,13 +185,18 @@ public final class SceneHub {
             throw .sceneOwned(scene: scene.name)
         }
         if let setter { try checkCaps(setter, replacing: scene.name, newScene: true, addedNodes: Self.count(scene.root)) }
-        if var entry = entries[scene.name] {
+        if let session = entries[scene.name]?.session {
+            // Built here and swapped in, as `install` does, so the replaced tree can be handed
+            // over: a small scene replacing one of 100,000 nodes frees them off the loop.
+            var tree = try SceneSession.prepare(scene, limits: session.limits, scrollContainerIds: session.scrollContainerIds)
+            var entry = entries.removeValue(forKey: scene.name)!  // the one reference: no copy
             let before = entry.session.nodeCount
-            let outcome = try entry.session.replace(with: scene)
+            let outcome = entry.session.replace(swapping: &tree)
             entry.owner = owner
             entry.setter = setter
             entries[scene.name] = entry
             nodesFreed?(before)
+            treeDropped?(.replaced(tree))
             deliver(outcome.events, scene: scene.name)  // the engine's own `scene` event leads them
             return (entry.session.state(active: scene.name == activeName), outcome.warnings)
         }
@@ -441,7 +459,7 @@ public final class SceneHub {
         lastMoves[name] = nil
         defer {
             nodesFreed?(entry.session.nodeCount)
-            sessionDropped?(entry.session)
+            treeDropped?(.scene(entry.session))
         }
         let wasActive = activeName == name
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
