@@ -34,3 +34,19 @@ public struct VarlinkLocalConnection {
         connection.close()
     }
 }
+
+extension NIOLoopBound where Value == VarlinkService {
+    /// ``VarlinkService/makeLocalConnection(peer:eventLoop:configuration:onReply:)`` from another
+    /// thread: made on `eventLoop` (the service's; waits for it, so never call this on it), and
+    /// bound to it. `nil` when ``VarlinkService/acceptConnection`` refuses the connection.
+    public func makeLocalConnection(
+        peer: PeerCredentials, eventLoop: any EventLoop,
+        configuration: VarlinkServer.Configuration = VarlinkServer.Configuration(),
+        onReply: @escaping @Sendable (VarlinkReply) -> Void
+    ) throws -> NIOLoopBound<VarlinkLocalConnection>? {
+        try eventLoop.submit { () -> NIOLoopBound<VarlinkLocalConnection>? in
+            value.makeLocalConnection(peer: peer, eventLoop: eventLoop, configuration: configuration, onReply: onReply)
+                .map { NIOLoopBound<VarlinkLocalConnection>($0, eventLoop: eventLoop) }
+        }.wait()
+    }
+}

@@ -32,13 +32,9 @@ final class LocalTestServer: @unchecked Sendable {
     /// A new connection as `peer`; throws ``Refused`` when the service refuses it.
     func client(peer: PeerCredentials = LocalTestServer.me) throws -> LocalTestClient {
         let client = LocalTestClient(server: self)
-        let service = self.service
-        let loop = self.loop
-        let local = try loop.submit { () -> NIOLoopBound<VarlinkLocalConnection>? in
-            service.value.makeLocalConnection(peer: peer, eventLoop: loop, onReply: client.replies.put)
-                .map { NIOLoopBound($0, eventLoop: loop) }
-        }.wait()
-        guard let local else { throw Refused() }
+        guard let local = try service.makeLocalConnection(peer: peer, eventLoop: loop, onReply: client.replies.put) else {
+            throw Refused()
+        }
         client.connection = local
         return client
     }

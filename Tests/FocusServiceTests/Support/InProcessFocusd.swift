@@ -77,13 +77,9 @@ final class InProcessFocusd: @unchecked Sendable {
     /// access rules judge it exactly as a socket peer whose SO_PEERCRED reads `peer`.
     func connect(peer: PeerCredentials = InProcessFocusd.me) throws -> LocalClient {
         let client = LocalClient(daemon: self)
-        let service = self.service
-        let loop = self.loop
-        let local = try loop.submit { () -> NIOLoopBound<VarlinkLocalConnection>? in
-            service.value.makeLocalConnection(peer: peer, eventLoop: loop, onReply: client.replies.put)
-                .map { NIOLoopBound($0, eventLoop: loop) }
-        }.wait()
-        guard let local else { throw TestFailure("the service refused the connection") }
+        guard let local = try service.makeLocalConnection(peer: peer, eventLoop: loop, onReply: client.replies.put) else {
+            throw TestFailure("the service refused the connection")
+        }
         client.attach(local, loop: loop)
         return client
     }
