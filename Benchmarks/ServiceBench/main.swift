@@ -813,6 +813,19 @@ func hostileBenchmark() throws {
             usleep(200_000)  // apart from the large scene's own build and reply
             _ = try client.call("io.focusd.Focus.SetScene", ["scene": gridScene("replaced", columns: 1, rows: 1)])
         }),
+        ("UpdateScene removing one node that holds 100,000", { d in
+            let client = try d.connect()
+            var grid = gridScene("pruned", columns: 399, rows: 250)
+            // The grid's tiles moved into one container beside a button, which stays.
+            let tiles = grid["root"]!["children"]!
+            grid = ["name": "pruned", "root": ["id": "root", "frame": ["x": 0, "y": 0, "width": 1920, "height": 1080], "children": [
+                ["id": "kept", "focusable": true, "frame": ["x": 0, "y": 0, "width": 50, "height": 50]],
+                ["id": "grid", "children": tiles],
+            ]]]
+            _ = try client.call("io.focusd.Focus.SetScene", ["scene": grid])
+            usleep(200_000)  // apart from the large scene's own build and reply
+            _ = try client.call("io.focusd.Focus.UpdateScene", ["scene": "pruned", "remove": ["grid"]])
+        }),
         ("10,000 Move calls written before any reply is read", { d in
             let client = try d.connect()
             var bytes: [UInt8] = []

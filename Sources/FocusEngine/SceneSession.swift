@@ -79,6 +79,24 @@ public struct SceneSession: Sendable {
     /// Whether a node with this id is in the scene.
     public func contains(_ id: String) -> Bool { store.slot(id) != nil }
 
+    /// The nodes of the existing `ids` and their subtrees, counted up to `limit`: what an update
+    /// that removes or replaces them takes apart (ids not in the scene count nothing). Costs at
+    /// most `limit` steps beyond one lookup per id.
+    public func nodesUnder(_ ids: some Sequence<String>, limit: Int) -> Int {
+        var count = 0
+        var stack: [Int] = []
+        for id in ids {
+            guard let slot = store.idToSlot[id] else { continue }
+            stack.append(slot)
+            while let next = stack.popLast() {
+                count += 1
+                if count >= limit { return count }
+                stack += store.slots[next].children
+            }
+        }
+        return count
+    }
+
     /// The current revision (bumped once by every call that changes the state).
     public var revision: Int { currentRevision }
 

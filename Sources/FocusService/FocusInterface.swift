@@ -148,6 +148,7 @@ final class FocusInterface {
                 if let decoded { logger.debug("scene '\(decoded.scene)': UpdateScene was read from its bytes") }
                 if let worker, let name = context.parameters["scene"]?.stringValue,
                     decoded.map({ Self.isLargeUpdate($0) }) ?? Self.isLargeUpdate(context.parameters)
+                        || hub.nodesUnder(decoded.map(Self.touchedIds) ?? Self.touchedIds(context.parameters), in: name, limit: Self.offLoopValues) >= Self.offLoopValues
                 {
                     let carried = Carried(context.takeParameters())
                     carried.decodedUpdate = context.takeDecoded() as? SceneDecoding.DecodedUpdate
@@ -422,6 +423,18 @@ final class FocusInterface {
             if count >= limit { return true }
         }
         return false
+    }
+
+    /// The ids an `UpdateScene` removes or may replace (its patches' nodes): a small patch that
+    /// takes apart a subtree of 100,000 nodes costs as much as a large one, so it is applied off
+    /// the loop too (``SceneHub/nodesUnder(_:in:limit:)`` counts what stands under them).
+    static func touchedIds(_ parameters: JSONValue) -> [String] {
+        (parameters["remove"]?.arrayValue ?? []).compactMap(\.stringValue)
+            + (parameters["upsert"]?.arrayValue ?? []).compactMap { $0["node"]?["id"]?.stringValue }
+    }
+
+    static func touchedIds(_ update: SceneDecoding.DecodedUpdate) -> [String] {
+        (update.remove ?? []) + (update.upsert ?? []).map(\.node.id)
     }
 
     /// ``isLargeUpdate(_:limit:)`` of the patches ``SceneBytes`` read: the same count, from

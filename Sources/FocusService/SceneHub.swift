@@ -362,6 +362,12 @@ public final class SceneHub {
         }
     }
 
+    /// ``SceneSession/nodesUnder(_:limit:)`` of the scene `name` (0 when there is none).
+    public func nodesUnder(_ ids: some Sequence<String>, in name: String, limit: Int) -> Int {
+        guard let index = entries.index(forKey: name) else { return 0 }
+        return inPlace(at: index) { $0.session.nodesUnder(ids, limit: limit) }
+    }
+
     /// `UpdateScene`: upsert subtrees, remove ids; focus kept when its node survives.
     public func updateScene(
         _ name: String, upsert: [NodePatch], remove: [String], by connection: ConnectionID

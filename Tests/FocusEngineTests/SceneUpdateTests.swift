@@ -24,6 +24,15 @@ struct SceneUpdateTests {
         #expect(s.scene.root.children?.map(\.id) == ["g", "a"] && s.scene.root.children?[0].children?.map(\.id) == ["x", "b"])
     }
 
+    @Test("nodesUnder counts the named nodes with their subtrees, skips unknown ids and stops at its limit")
+    func nodesUnderCountsSubtrees() throws {
+        let s = try session(scene([group("g", [button("x", 0, 0), group("h", [button("y", 0, 50), button("z", 0, 60)])]), button("a", 0, 100)]), focus: "a")
+        #expect(s.nodesUnder(["g"], limit: 100) == 5)
+        #expect(s.nodesUnder(["a", "nope", "h"], limit: 100) == 4)
+        #expect(s.nodesUnder(["root"], limit: 3) == 3)
+        #expect(s.nodesUnder([], limit: 3) == 0)
+    }
+
     @Test("an upsert index past the last child appends; a negative index is an invalid parameter and changes nothing")
     func upsertIndexBounds() throws {
         var s = try session(scene([button("a", 0, 0), button("b", 0, 100)]), focus: "a")

@@ -250,6 +250,26 @@ extension ServiceSocketTests {
             #expect(held["root"]?["children"]?.arrayValue?.map { $0["frame"] } == upsert.map { $0["node"]?["frame"] })
         }
 
+        @Test("a small UpdateScene that removes a node holding 5,000 is applied on the worker: taking the subtree apart costs as much as a large patch")
+        func smallUpdateRemovingLargeSubtreeBuiltOnWorker() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            let owner = try daemon.connect(timeout: .seconds(60))
+            let tiles: [JSONValue] = (0..<5_000).map { TestScenes.tile("t\($0)", x: Double($0 % 100) * 20, y: 100 + Double($0 / 100) * 20, size: 10) }
+            let scene: JSONValue = ["name": "p", "root": ["id": "root", "children": [
+                TestScenes.tile("kept", x: 0, y: 0, size: 10), ["id": "grid", "children": .array(tiles)],
+            ]]]
+            try owner.call("io.focusd.Focus.SetScene", ["scene": scene])
+            let reply = try owner.call("io.focusd.Focus.UpdateScene", ["scene": "p", "remove": ["grid"]])
+            #expect(reply["state"]?["focused"] == "kept")
+            #expect(daemon.log_.contains("scene 'p': UpdateScene is built on the worker thread"))
+            let held = try owner.call("io.focusd.Inspect.GetScene", ["scene": "p"])["scene"]!
+            #expect(held["root"]?["children"]?.arrayValue?.map { $0["id"] } == ["kept"])
+            // A small update of a leaf stays on the loop.
+            try owner.call("io.focusd.Focus.UpdateScene", ["scene": "p", "remove": ["kept"]])
+            #expect(daemon.log_.components(separatedBy: "UpdateScene is built on the worker thread").count - 1 == 1)
+        }
+
         @Test("a large UpdateScene is applied to a copy on the worker and swapped in, with the reply and events of the update done in place")
         func largeUpdateBuiltOnWorker() throws {
             let daemon = try Self.daemon()
