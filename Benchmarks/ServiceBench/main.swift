@@ -826,6 +826,12 @@ func hostileBenchmark() throws {
             usleep(200_000)  // apart from the large scene's own build and reply
             _ = try client.call("io.focusd.Focus.UpdateScene", ["scene": "pruned", "remove": ["grid"]])
         }),
+        ("Inspect.GetScene of a scene of 100,000 nodes", { d in
+            let client = try VarlinkClient(path: d.socket, timeout: .seconds(120))
+            _ = try client.call("io.focusd.Focus.SetScene", ["scene": gridScene("read", columns: 399, rows: 250)])
+            usleep(200_000)  // apart from the large scene's own build and reply
+            _ = try client.call("io.focusd.Inspect.GetScene", ["scene": "read"])
+        }),
         ("10,000 Move calls written before any reply is read", { d in
             let client = try d.connect()
             var bytes: [UInt8] = []

@@ -145,13 +145,6 @@ public final class SceneHub {
         return entries[name]!.session.state(active: name == activeName)
     }
 
-    /// The scene tree as installed (for clients that draw it), and its state.
-    public func scene(named name: String?) throws(FocusError) -> (Scene, FocusState) {
-        let name = try resolve(name)
-        let entry = entries[name]!
-        return (entry.session.scene, entry.session.state(active: name == activeName))
-    }
-
     /// A copy of the session of `name` (nil: active) with its resolved name, for read-only tools
     /// (explain, plan); the copy shares the engine's buffers until it writes.
     public func session(named name: String?) throws(FocusError) -> (name: String, session: SceneSession) {

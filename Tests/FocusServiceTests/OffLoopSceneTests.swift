@@ -270,6 +270,31 @@ extension ServiceSocketTests {
             #expect(daemon.log_.components(separatedBy: "UpdateScene is built on the worker thread").count - 1 == 1)
         }
 
+        @Test("Inspect calls on a large scene are answered from the worker thread, with the replies and errors of the loop's")
+        func inspectOfLargeSceneOnWorker() throws {
+            let daemon = try Self.daemon()
+            defer { daemon.stop() }
+            let owner = try daemon.connect(timeout: .seconds(60))
+            let grid = TestScenes.grid("g", columns: 80, rows: 60)
+            try owner.call("io.focusd.Focus.SetScene", ["scene": grid])
+            try owner.call("io.focusd.Focus.Move", ["direction": "right", "scene": "g"])
+            var session = try SceneSession(scene: Self.scene(grid))
+            _ = try session.move(.right)
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
+            try owner.send(VarlinkCall(method: "io.focusd.Inspect.GetScene", parameters: ["scene": "g"]))
+            let (scene, lint) = try Self.reply(of: owner, after: linter)
+            #expect(lint, "GetScene was answered before the Lint that held the worker")
+            #expect(daemon.log_.contains("io.focusd.Inspect.GetScene is answered on the worker thread"))
+            #expect(scene.parameters["scene"] == (try JSONValue(encoding: session.scene)))
+            #expect(scene.parameters["state"] == (try JSONValue(encoding: session.state(active: true))))
+            let explained = try owner.call("io.focusd.Inspect.ExplainMove", ["scene": "g", "direction": "down", "limit": 3])
+            #expect(explained["explanation"] == (try JSONValue(encoding: session.explainMove(.down, limit: 3))))
+            let unknown = try owner.error(calling: "io.focusd.Inspect.PlanPath", ["scene": "g", "target": "nowhere"])
+            #expect(unknown == VarlinkError("io.focusd.Inspect.NoSuchNode", parameters: ["id": "nowhere"]))
+            #expect(daemon.log_.contains("io.focusd.Inspect.PlanPath is answered on the worker thread"))
+        }
+
         @Test("a large UpdateScene is applied to a copy on the worker and swapped in, with the reply and events of the update done in place")
         func largeUpdateBuiltOnWorker() throws {
             let daemon = try Self.daemon()
