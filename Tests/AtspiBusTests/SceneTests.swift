@@ -103,6 +103,83 @@ struct SceneBuilderTests {
     }
 }
 
+@Suite("A first placement, from its bounds-changed event")
+struct PlacementTests {
+    /// The window at (100, 50); its client area (where GTK 3 allocates) 4 px right and 20 px down
+    /// of it (a decorated frame); two buttons in a panel placed and read before.
+    func window() -> TreeMaker {
+        var t = TreeMaker()
+        t.add("/w", under: t.root, role: AtspiRole.frame, states: shownStates, extents: (100, 50, 640, 480))
+        t.add("/panel", under: "/w", role: 39, states: shownStates, extents: (104, 70, 600, 400))
+        for (path, y) in [("/a", 10), ("/b", 50)] {
+            t.add(path, under: "/panel", states: focusableStates, extents: (104 + 8, 70 + y, 80, 30))
+            t.tree.nodes[path]?.placement = Extents(x: 8, y: y, width: 80, height: 30)
+            t.tree.learnPlacement(of: path, window: "/w")
+        }
+        return t
+    }
+
+    @Test("a new child's extents are its placement moved by the offset its siblings were read at")
+    func predictedFromSiblings() throws {
+        var t = window()
+        #expect(t.tree["/a"]?.placementOffset == PlacementOffset(x: 4, y: 20))
+        t.add("/new", under: "/panel", states: focusableStates, extents: nil)
+        t.tree.nodes["/new"]?.placement = Extents(x: 8, y: 90, width: 80, height: 30)
+        let predicted = try #require(t.tree.predictedExtents(of: "/new", window: "/w"))
+        #expect(predicted.extents == Extents(x: 112, y: 160, width: 80, height: 30))
+        // The read that follows agrees: nothing is reported.
+        t.tree.nodes["/new"]?.extents = predicted.extents
+        t.tree.nodes["/new"]?.predictedOffset = predicted.offset
+        let verdict = t.tree.learnPlacement(of: "/new", window: "/w")
+        #expect(verdict == nil)
+        #expect(t.tree["/panel"]?.placementsDiffer == false)
+    }
+
+    @Test("no prediction without a sibling read after its placement, or where siblings disagree")
+    func notPredicted() throws {
+        var t = window()
+        t.add("/new", under: "/panel", states: focusableStates, extents: nil)
+        #expect(t.tree.predictedExtents(of: "/new", window: "/w") == nil)  // no placement event yet
+        t.tree.nodes["/new"]?.placement = Extents(x: 8, y: 90, width: 80, height: 30)
+        t.tree.nodes["/b"]?.placementOffset = PlacementOffset(x: 4, y: 60)  // on another surface
+        #expect(t.tree.predictedExtents(of: "/new", window: "/w") == nil)
+        var alone = TreeMaker()
+        alone.add("/w", under: alone.root, role: AtspiRole.frame, states: shownStates, extents: (0, 0, 640, 480))
+        alone.add("/only", under: "/w", states: focusableStates, extents: nil)
+        alone.tree.nodes["/only"]?.placement = Extents(x: 8, y: 90, width: 80, height: 30)
+        #expect(alone.tree.predictedExtents(of: "/only", window: "/w") == nil)
+    }
+
+    @Test("a prediction the read contradicts is reported, and the container's children are no longer predicted")
+    func wrongPrediction() throws {
+        var t = window()
+        t.add("/new", under: "/panel", states: focusableStates, extents: nil)
+        t.tree.nodes["/new"]?.placement = Extents(x: 0, y: 0, width: 80, height: 30)
+        let predicted = try #require(t.tree.predictedExtents(of: "/new", window: "/w"))
+        t.tree.nodes["/new"]?.predictedOffset = predicted.offset
+        t.tree.nodes["/new"]?.extents = Extents(x: 300, y: 300, width: 80, height: 30)  // its own surface
+        let verdict = t.tree.learnPlacement(of: "/new", window: "/w")
+        let wrong = try #require(verdict)
+        #expect(wrong.predicted == PlacementOffset(x: 4, y: 20))
+        #expect(wrong.found == PlacementOffset(x: 200, y: 250))
+        t.add("/next", under: "/panel", states: focusableStates, extents: nil)
+        t.tree.nodes["/next"]?.placement = Extents(x: 8, y: 130, width: 80, height: 30)
+        #expect(t.tree.predictedExtents(of: "/next", window: "/w") == nil)
+    }
+
+    @Test("extents of another size than the placement teach no offset, and contradict a prediction")
+    func sizeMismatch() throws {
+        var t = window()
+        t.add("/new", under: "/panel", states: focusableStates, extents: nil)
+        t.tree.nodes["/new"]?.placement = Extents(x: 8, y: 90, width: 80, height: 30)
+        t.tree.nodes["/new"]?.predictedOffset = PlacementOffset(x: 4, y: 20)
+        t.tree.nodes["/new"]?.extents = Extents(x: 112, y: 160, width: 81, height: 30)
+        let verdict = t.tree.learnPlacement(of: "/new", window: "/w")
+        #expect(verdict != nil)
+        #expect(t.tree["/new"]?.placementOffset == nil)
+    }
+}
+
 @Suite("What is read of an accessible")
 struct ReadNeedsTests {
     func node(role: Int, states: [Int]) -> Accessible {
