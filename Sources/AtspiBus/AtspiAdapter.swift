@@ -160,6 +160,11 @@ public final class AtspiAdapter {
                 }
             }
             try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Window'") { [unowned self] in self.windowEvent($0) }
+            // at-spi2-atk announces each accessible it makes with its role and state: an added
+            // widget's are then known without waiting for the answers to its reads.
+            try connection.addMatch("type='signal',interface='org.a11y.atspi.Cache',member='AddAccessible'") { [unowned self] in
+                self.cacheAdded($0)
+            }
             try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] signal in
                 if let name = signal.body.first?.string, signal.body.count == 3, signal.body[2].string == "" { self.appGone(name) }
             }
@@ -469,6 +474,25 @@ public final class AtspiAdapter {
         default:
             break
         }
+    }
+
+    /// `Cache.AddAccessible`: an accessible the adapter knows (its `children-changed` came) whose
+    /// role and state are not read yet takes them from the announcement. GTK may lay the widget
+    /// out before it answers the reads sent at the `children-changed`; it then answers them only
+    /// after painting that frame, while the announcement came before the placement.
+    private func cacheAdded(_ signal: DBusSignal) {
+        guard let app = apps[signal.sender], let item = signal.body.first.flatMap(AtspiAdapter.cacheItem),
+              let node = app.tree[item.path], node.parent == item.parent, !node.statesRead else { return }
+        debug?("atspi: \(item.path) announced by the application's cache: role \(item.role)")
+        if !node.roleRead {
+            app.tree.nodes[item.path]?.role = item.role
+            app.tree.nodes[item.path]?.roleRead = true
+        }
+        app.tree.nodes[item.path]?.states = item.states
+        app.tree.nodes[item.path]?.statesRead = true
+        app.tree.learn(item.states)
+        readNeeded(app, item.path)
+        markDirty(app, item.path)
     }
 
     private func windowEvent(_ signal: DBusSignal) {
