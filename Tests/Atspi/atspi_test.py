@@ -618,7 +618,7 @@ try:
         bench.run(args.bench, a11y_address, sock_path, bus_name, scene, ids, varlink, wait_for, app_focus, window,
                   lambda line: print(line, flush=True))
         bench.app_change(min(args.bench, 100), a11y_address, sock_path, scene, ids, lambda line: tell(fixture, line),
-                         lambda line: print(line, flush=True), os.path.join(work, "adapter.log"))
+                         lambda line: print(line, flush=True), os.path.join(work, "adapter.log"), varlink)
 
     if args.bench:
         adapter.terminate()

@@ -188,20 +188,10 @@ class SceneMonitor:
         return out
 
 
-def has_candidate(sock_path, scene, node):
+def has_candidate(varlink, scene, node):
     """Whether focusd's scene has `node` as a candidate: a Focus on the accessibility track (the
     adapter applies only the main track's focus to the application), answered without error."""
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(sock_path)
-    s.sendall(json.dumps({"method": "io.focusd.Focus.Focus", "parameters": {"scene": scene, "id": node, "track": "accessibility"}}).encode() + b"\0")
-    data = b""
-    while not data.endswith(b"\0"):
-        chunk = s.recv(1 << 16)
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    return bool(node) and "error" not in json.loads(data.rstrip(b"\0"))
+    return bool(node) and "error" not in varlink("Focus", {"scene": scene, "id": node, "track": "accessibility"})
 
 
 def adapter_share(log_text):
@@ -224,7 +214,7 @@ def adapter_share(log_text):
     return [s for s in spans if s >= 0], own
 
 
-def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapter_log=None):
+def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapter_log, varlink):
     """adapters.md §3 "within 20 ms of the event": the application moves focus itself (the
     fixture's `focus NAME` on its stdin); from the bus's `focused` event reaching a listener of
     its own (this process: the floor) to focusd's Monitor reporting the focus (the adapter's
@@ -286,7 +276,7 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapte
             # The first scene event after which focusd has the added button as a candidate (a
             # scene event may be another change: the window's new size, a re-read).
             for t, e in monitor.events():
-                if e.get("kind") == "scene" and not found and has_candidate(sock_path, scene, listener.last_added):
+                if e.get("kind") == "scene" and not found and has_candidate(varlink, scene, listener.last_added):
                     found.append(t)
             return bool(found)
         until(listener.context, lambda: listener.children >= t0 and in_scene(), 2)
@@ -321,8 +311,8 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapte
     if adapter_log:
         with open(adapter_log) as f:
             f.seek(log_start)
-            spans, own = adapter_share(f.read())
-        text = open(adapter_log).read()[log_start:]
+            text = f.read()
+        spans, own = adapter_share(text)
         print_line(f"adapter widget added: extents predicted from a placement event {text.count('placed: extents predicted')} times, "
                    f"contradicted by the read after it {text.count('was predicted')} times")
         if spans and own:
