@@ -55,6 +55,9 @@ public final class AtspiAdapter {
         /// extents known when its first event came: replies the application sent before the
         /// event (read before it re-laid out) arrive before it, so a move is judged against these.
         var boundsDirty: [String: Extents?] = [:]
+        /// Reads of a window's extents in flight: until they are answered, its origin the adapter
+        /// knows may not be the one an answer about its widgets was computed with (the window moved).
+        var windowReads: [String: Int] = [:]
         init(bus: String) { self.bus = bus }
     }
 
@@ -345,7 +348,10 @@ public final class AtspiAdapter {
     private func readExtents(_ app: App, _ path: String, movedFrom since: Extents? = nil, moved: (() -> Void)? = nil) {
         app.tree.nodes[path]?.extentsAsked = true
         let key = begin(app, path)
+        let isWindow = app.tree[path]?.parent == AtspiAdapter.root
+        if isWindow { app.windowReads[path, default: 0] += 1 }
         call(app.bus, path, "Component", "GetExtents", [.uint32(0)]) { [unowned self] result in
+            if isWindow { app.windowReads[path] = (app.windowReads[path] ?? 1) > 1 ? app.windowReads[path]! - 1 : nil }
             if case .success(let v) = result, let r = v.first?.items?.compactMap(\.int), r.count == 4 {
                 let new = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
                 let held = app.tree[path]?.extents
@@ -356,7 +362,8 @@ public final class AtspiAdapter {
                         self.debug?("atspi: window \(path) was predicted at \(String(describing: held)) from its placement; read at \(String(describing: new)): its size is read, not predicted, from now on")
                     }
                 } else if let window = app.tree.window(of: path, root: AtspiAdapter.root),
-                          let (predicted, found) = app.tree.learnPlacement(of: path, window: window) {
+                          let (predicted, found) = app.tree.learnPlacement(
+                            of: path, window: window, windowKnown: app.windowReads[window] == nil && app.boundsDirty.index(forKey: window) == nil) {
                     self.predictionsWrong += 1
                     self.debug?("atspi: \(path) was predicted at offset \(predicted) from its placement; read at \(found): its container's children are read, not predicted, from now on")
                 }
@@ -559,7 +566,8 @@ public final class AtspiAdapter {
                         app.tree.nodes[path]?.extents = extents
                         app.tree.nodes[path]?.predictedOffset = offset
                         predictions += 1
-                        debug?("atspi: \(path) placed: extents predicted from its siblings' offset: \(Int(extents.x)) \(Int(extents.y)) \(Int(extents.width)) \(Int(extents.height))")
+                        let origin = app.tree[window]?.extents ?? extents
+                        debug?("atspi: \(path) placed: frame in its window predicted from its siblings' offset: \(Int(extents.x - origin.x)) \(Int(extents.y - origin.y)) \(Int(extents.width)) \(Int(extents.height))")
                         app.dirtyWindows.insert(window)
                     }
                     if app.tree[path]?.predictedOffset != nil, app.tree.showsOnPlacement(path) {

@@ -249,13 +249,19 @@ public struct AccessibleTree: Sendable {
     /// last placement's size) and settles a prediction. Returns the offset predicted and the one
     /// found when they differ, or the placement's size was not the extents' (the parent's
     /// children are then never predicted again).
+    /// `windowKnown`: the window's origin is the one the read was answered with (no read of it,
+    /// nor an event that asks for one, is outstanding); otherwise nothing is learned or judged.
     @discardableResult
-    public mutating func learnPlacement(of path: String, window: String) -> (predicted: PlacementOffset, found: PlacementOffset)? {
+    public mutating func learnPlacement(
+        of path: String, window: String, windowKnown: Bool = true
+    ) -> (predicted: PlacementOffset, found: PlacementOffset)? {
         guard var node = nodes[path] else { return nil }
         let predicted = node.predictedOffset
         node.predictedOffset = nil
         var wrong: (PlacementOffset, PlacementOffset)?
-        if let placed = node.placement, let extents = node.extents, let origin = nodes[window]?.extents {
+        if !windowKnown {
+            node.placementOffset = nil
+        } else if let placed = node.placement, let extents = node.extents, let origin = nodes[window]?.extents {
             let found = PlacementOffset(x: extents.x - placed.x - origin.x, y: extents.y - placed.y - origin.y)
             // A placement of another size than the extents is not where the widget is drawn.
             let sameSize = placed.width == extents.width && placed.height == extents.height

@@ -508,24 +508,37 @@ try:
     check("the added button is activated", expect_line("clicked added") is not None)
 
     # A second button added to the same box, the window first moved away from the screen's
-    # origin: GTK answers reads only after painting the frame it is placed in, so its extents
-    # are predicted from its placement event and the offset the first added button was read at.
-    # The prediction (in the adapter's log) must be GTK's own answer, read here from the bus.
+    # origin: GTK answers reads only after painting the frame it is placed in, so its frame is
+    # predicted from its placement event and the offset the first added button was read at.
+    # The prediction (in the adapter's log) must be GTK's own answer, read here from the bus:
+    # the button's extents minus its window's (GTK may send the window's move only with the
+    # next layout: the adapter's frames are relative to the window either way).
     adapter_log = os.path.join(work, "adapter.log")
-    moves = open(adapter_log).read().count(f"{window} moved")
     wid = subprocess.run(["xdotool", "search", "--name", "focusd atspi fixture"], env=env, capture_output=True,
                          text=True, timeout=10).stdout.split()[0]
     subprocess.run(["xdotool", "windowmove", "--sync", wid, "40", "30"], env=env, timeout=10)
-    check("the adapter re-reads the moved window",
-          wait_for(lambda: open(adapter_log).read().count(f"{window} moved") > moves))
-    tell(fixture, "add")
-    expect_line("added")
-    second = wait_for(lambda: next((p for p, r, n in walk(bus_name, window) if n == "added" and r == "push button" and p != added), None))
-    line = wait_for(lambda: next((l for l in open(adapter_log) if f"{second} placed: extents predicted" in l), None))
-    predicted = [int(v) for v in line.split(":")[-1].split()] if line else None
-    extents = [int(v) for v in call(bus_name, second, "Component", "GetExtents", dbus.UInt32(0))] if second else None
-    check("a button added beside one read before is placed from its bounds-changed event, where GTK then reads it",
-          predicted is not None and predicted == extents and extents[0] >= 40, f"predicted {predicted}, GTK says {extents}")
+    check("the fixture's window moved (GTK says so on the bus)",
+          wait_for(lambda: [int(v) for v in call(bus_name, window, "Component", "GetExtents", dbus.UInt32(0))][:2] == [40, 30]))
+    # Up to five buttons: GTK lays a widget out before or after it answers the adapter's first
+    # reads (and announces it before or after), so an added widget's role and state may come only
+    # after the paint; it is then not predicted, and the next one is tried.
+    known_added, compared = {added}, []
+    for _ in range(5):
+        tell(fixture, "add")
+        expect_line("added")
+        second = wait_for(lambda: next((p for p, r, n in walk(bus_name, window)
+                                        if n == "added" and r == "push button" and p not in known_added), None))
+        known_added.add(second)
+        wait_for(lambda: "error" not in varlink("Focus", {"scene": scene, "id": second}))
+        line = next((l for l in open(adapter_log) if f"{second} placed: frame in its window predicted" in l), None)
+        if line:
+            extents = [int(v) for v in call(bus_name, second, "Component", "GetExtents", dbus.UInt32(0))]
+            origin = [int(v) for v in call(bus_name, window, "Component", "GetExtents", dbus.UInt32(0))]
+            compared.append(([int(v) for v in line.split(":")[-1].split()],
+                             [extents[0] - origin[0], extents[1] - origin[1], extents[2], extents[3]]))
+            break
+    check("a button added beside one read before is framed from its bounds-changed event, as GTK then reads it",
+          compared and all(p == g for p, g in compared), f"predicted, GTK's: {compared} ({len(known_added) - 1} added)")
     check("the second added button becomes a candidate",
           wait_for(lambda: "error" not in varlink("Focus", {"scene": scene, "id": second})))
 

@@ -313,7 +313,7 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapte
             f.seek(log_start)
             text = f.read()
         spans, own = adapter_share(text)
-        print_line(f"adapter widget added: extents predicted from a placement event {text.count('placed: extents predicted')} times, "
+        print_line(f"adapter widget added: extents predicted from a placement event {text.count('placed: frame in its window predicted')} times, "
                    f"contradicted by the read after it {text.count('was predicted')} times")
         if spans and own:
             print_line(f"adapter widget added, its own log: children-changed -> scene sent: median {statistics.median(spans):.2f} ms, "

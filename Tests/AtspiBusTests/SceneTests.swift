@@ -181,6 +181,19 @@ struct PlacementTests {
         #expect(t.tree["/new"]?.placementOffset == nil)
     }
 
+    @Test("a read answered while the window's own read is outstanding (it moved) teaches and judges nothing")
+    func windowMoving() throws {
+        var t = window()
+        t.tree.nodes["/w"]?.extents = Extents(x: 140, y: 80, width: 640, height: 480)  // the adapter's view lags
+        t.tree.nodes["/a"]?.extents = Extents(x: 152, y: 110, width: 80, height: 30)
+        t.tree.nodes["/a"]?.predictedOffset = PlacementOffset(x: 4, y: 20)
+        let verdict = t.tree.learnPlacement(of: "/a", window: "/w", windowKnown: false)
+        #expect(verdict == nil)
+        #expect(t.tree["/a"]?.placementOffset == nil)
+        #expect(t.tree["/a"]?.predictedOffset == nil)
+        #expect(t.tree["/b"]?.placementOffset == PlacementOffset(x: 4, y: 20))  // learned before the move
+    }
+
     @Test("a VISIBLE widget placed under a shown parent shows; not one that is not VISIBLE, nor one in a scroll pane")
     func showingOnPlacement() throws {
         var t = window()
