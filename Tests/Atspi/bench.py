@@ -263,11 +263,15 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapte
         listener.added = None
         if listener.children >= t0 and listener.added_read >= listener.children:
             floor.append((listener.added_read - listener.children) * 1000)
-        time.sleep(0.05)
-        while listener.context.iteration(False):
-            pass
+        # Settled: no scene event for 100 ms (the floor sample's button is published at its
+        # placement and may change the scene again when its reads are answered), so the next
+        # scene event is this sample's.
+        for _ in range(20):
+            monitor.events()
+            until(listener.context, lambda: False, 0.1)
+            if not any(e.get("kind") == "scene" for _, e in monitor.events()):
+                break
         listener.arrivals = []
-        monitor.events()
         t0 = time.perf_counter()
         tell("add")
         found = []
@@ -288,8 +292,9 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapte
             added.append((seen_scene - seen_bus) * 1000)
             # GTK places the new widget at its next layout (bounds-changed, showing): the scene
             # can reflect it only after the last of the application's events before it.
-            last = max(t for t in listener.arrivals if t <= seen_scene)
-            after_last.append((seen_scene - last) * 1000)
+            before = [t for t in listener.arrivals if t <= seen_scene]
+            if before:  # else the scene event was read before the bus's events in one poll
+                after_last.append((seen_scene - max(before)) * 1000)
         listener.arrivals = []
         time.sleep(0.02)
     if floor:
