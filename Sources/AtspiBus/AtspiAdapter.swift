@@ -55,6 +55,9 @@ public final class AtspiAdapter {
         /// extents known when its first event came: replies the application sent before the
         /// event (read before it re-laid out) arrive before it, so a move is judged against these.
         var boundsDirty: [String: Extents?] = [:]
+        /// Reads of a window's extents in flight: until they are answered, its origin the adapter
+        /// knows may not be the one an answer about its widgets was computed with (the window moved).
+        var windowReads: [String: Int] = [:]
         init(bus: String) { self.bus = bus }
     }
 
@@ -78,6 +81,10 @@ public final class AtspiAdapter {
     private var lastAnswer: UInt64 = 0
     /// Calls sent, by method (`Properties.Get` by property), for `--verbose`.
     private var callCounts: [String: Int] = [:]
+    /// First placements whose extents were predicted from their event, and those a read then
+    /// found elsewhere (for `--verbose` and the tests).
+    public private(set) var predictions = 0
+    public private(set) var predictionsWrong = 0
     /// The earliest deadline of a focus request waiting for its `focused` event.
     private var confirmDeadline: UInt64?
 
@@ -156,6 +163,11 @@ public final class AtspiAdapter {
                 }
             }
             try connection.addMatch("type='signal',interface='org.a11y.atspi.Event.Window'") { [unowned self] in self.windowEvent($0) }
+            // at-spi2-atk announces each accessible it makes with its role and state: an added
+            // widget's are then known without waiting for the answers to its reads.
+            try connection.addMatch("type='signal',interface='org.a11y.atspi.Cache',member='AddAccessible'") { [unowned self] in
+                self.cacheAdded($0)
+            }
             try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'") { [unowned self] signal in
                 if let name = signal.body.first?.string, signal.body.count == 3, signal.body[2].string == "" { self.appGone(name) }
             }
@@ -313,6 +325,13 @@ public final class AtspiAdapter {
         call(app.bus, path, "Accessible", "GetState") { [unowned self] result in
             if case .success(let v) = result, let words = v.first?.items?.compactMap(\.int), app.tree[path] != nil {
                 let states = AtspiStates(words: words)
+                if app.tree[path]?.showingPredicted == true {
+                    app.tree.nodes[path]?.showingPredicted = false
+                    if !states.contains(AtspiStates.showing) {
+                        self.predictionsWrong += 1
+                        self.debug?("atspi: \(path) was predicted showing at its placement; its state says not")
+                    }
+                }
                 app.tree.nodes[path]?.states = states
                 app.tree.nodes[path]?.statesRead = true
                 app.tree.learn(states)
@@ -329,10 +348,25 @@ public final class AtspiAdapter {
     private func readExtents(_ app: App, _ path: String, movedFrom since: Extents? = nil, moved: (() -> Void)? = nil) {
         app.tree.nodes[path]?.extentsAsked = true
         let key = begin(app, path)
+        let isWindow = app.tree[path]?.parent == AtspiAdapter.root
+        if isWindow { app.windowReads[path, default: 0] += 1 }
         call(app.bus, path, "Component", "GetExtents", [.uint32(0)]) { [unowned self] result in
+            if isWindow { app.windowReads[path] = (app.windowReads[path] ?? 1) > 1 ? app.windowReads[path]! - 1 : nil }
             if case .success(let v) = result, let r = v.first?.items?.compactMap(\.int), r.count == 4 {
                 let new = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
+                let held = app.tree[path]?.extents
                 app.tree.nodes[path]?.extents = new
+                if app.tree[path]?.parent == AtspiAdapter.root {
+                    if app.tree.learnWindowPlacement(of: path, predicted: held) {
+                        self.predictionsWrong += 1
+                        self.debug?("atspi: window \(path) was predicted at \(String(describing: held)) from its placement; read at \(String(describing: new)): its size is read, not predicted, from now on")
+                    }
+                } else if let window = app.tree.window(of: path, root: AtspiAdapter.root),
+                          let (predicted, found) = app.tree.learnPlacement(
+                            of: path, window: window, windowKnown: app.windowReads[window] == nil && app.boundsDirty.index(forKey: window) == nil) {
+                    self.predictionsWrong += 1
+                    self.debug?("atspi: \(path) was predicted at offset \(predicted) from its placement; read at \(found): its container's children are read, not predicted, from now on")
+                }
                 if since?.x != new?.x || since?.y != new?.y { moved?() }
             }
             self.answered(app, path, key)
@@ -438,11 +472,34 @@ public final class AtspiAdapter {
             }
             readChildren(app, path)
         case "BoundsChanged":
+            // The event's rectangle (GTK 3: the allocation, on the surface the widget is drawn on).
+            if let r = signal.body[safe: 3]?.items?.compactMap(\.int), r.count == 4 {
+                app.tree.nodes[path]?.placement = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
+            }
             // Coalesced: one re-read of the kept accessibles under it per wake-up (flush).
             if app.boundsDirty.index(forKey: path) == nil { app.boundsDirty.updateValue(app.tree[path]?.extents, forKey: path) }
         default:
             break
         }
+    }
+
+    /// `Cache.AddAccessible`: an accessible the adapter knows (its `children-changed` came) whose
+    /// role and state are not read yet takes them from the announcement. GTK may lay the widget
+    /// out before it answers the reads sent at the `children-changed`; it then answers them only
+    /// after painting that frame, while the announcement came before the placement.
+    private func cacheAdded(_ signal: DBusSignal) {
+        guard let app = apps[signal.sender], let item = signal.body.first.flatMap(AtspiAdapter.cacheItem),
+              let node = app.tree[item.path], node.parent == item.parent, !node.statesRead else { return }
+        debug?("atspi: \(item.path) announced by the application's cache: role \(item.role)")
+        if !node.roleRead {
+            app.tree.nodes[item.path]?.role = item.role
+            app.tree.nodes[item.path]?.roleRead = true
+        }
+        app.tree.nodes[item.path]?.states = item.states
+        app.tree.nodes[item.path]?.statesRead = true
+        app.tree.learn(item.states)
+        readNeeded(app, item.path)
+        markDirty(app, item.path)
     }
 
     private func windowEvent(_ signal: DBusSignal) {
@@ -499,6 +556,33 @@ public final class AtspiAdapter {
                 for path in paths {
                     guard let node = app.tree[path] else { continue }
                     let needs = AccessibleTree.needs(node, isWindow: node.parent == AtspiAdapter.root)
+                    // A first placement: GTK answers the read below only after it has painted the
+                    // frame (tens of ms), but the event carries the placement, and where its
+                    // siblings were found on one surface the extents follow from it now. The read
+                    // still goes and corrects them.
+                    if node.extents == nil, needs.extents, node.parent != AtspiAdapter.root,
+                       let window = app.tree.window(of: path, root: AtspiAdapter.root),
+                       let (extents, offset) = app.tree.predictedExtents(of: path, window: window) {
+                        app.tree.nodes[path]?.extents = extents
+                        app.tree.nodes[path]?.predictedOffset = offset
+                        predictions += 1
+                        let origin = app.tree[window]?.extents ?? extents
+                        debug?("atspi: \(path) placed: frame in its window predicted from its siblings' offset: \(Int(extents.x - origin.x)) \(Int(extents.y - origin.y)) \(Int(extents.width)) \(Int(extents.height))")
+                        app.dirtyWindows.insert(window)
+                    }
+                    if app.tree[path]?.predictedOffset != nil, app.tree.showsOnPlacement(path) {
+                        app.tree.nodes[path]?.states.set(AtspiStates.showing, true)
+                        app.tree.nodes[path]?.showingPredicted = true
+                    }
+                    // A window that grew (GTK 3 grows it to fit a widget added to it): its new size
+                    // now, or the added widget would be clipped away until the read is answered.
+                    if node.parent == AtspiAdapter.root, let extents = app.tree.predictedWindowExtents(of: path) {
+                        app.tree.nodes[path]?.extents = extents
+                        app.tree.nodes[path]?.sizePredicted = true
+                        predictions += 1
+                        debug?("atspi: window \(path) placed: size predicted from its placement: \(Int(extents.width)) \(Int(extents.height))")
+                        app.dirtyWindows.insert(path)
+                    }
                     // A shown leaf the scene needs no extents of (a spinner, a progress bar, a
                     // label) costs nothing but its event, however often it moves.
                     if needs.extents || !node.children.isEmpty || !node.roleRead || !node.statesRead {

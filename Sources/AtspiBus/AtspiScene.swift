@@ -47,6 +47,10 @@ public enum AtspiRole {
     public static let icon = 26, image = 27, progressBar = 42, pushButton = 43, radioButton = 44
     public static let scrollBar = 48, separator = 50, toggleButton = 62
 
+    public static let scrollPane = 49, viewport = 68
+    /// Containers whose children show only where scrolled into view.
+    public static let scrolled: Set<Int> = [scrollPane, viewport]
+
     public static let sections: Set<Int> = [toolBar, menuBar, pageTabList, list, listBox, table, tree, treeTable]
     /// Roles whose accessible children are the widget's own parts, never a place focus can go:
     /// their children lists are not read. GTK 3 exposes at most a button's image under push,
@@ -89,6 +93,15 @@ public struct Extents: Equatable, Sendable {
     }
 }
 
+/// Where a surface a toolkit draws on lies, from its window's origin (screen coordinates).
+public struct PlacementOffset: Equatable, Sendable {
+    public var x: Double, y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
 /// One accessible as last read from the bus.
 public struct Accessible: Equatable, Sendable {
     public var path: String
@@ -108,6 +121,23 @@ public struct Accessible: Equatable, Sendable {
     /// state say the scene needs them).
     public var extentsAsked = false
     public var childrenAsked = false
+    /// The rectangle of its last `bounds-changed` event: GTK 3 sends the widget's allocation, in
+    /// the coordinates of the surface (GDK window) it is drawn on, not the screen's.
+    public var placement: Extents?
+    /// Where that surface lies from the window's origin, learned when extents read after the
+    /// event answered with the placement's size: screen extents = placement + offset + window origin.
+    public var placementOffset: PlacementOffset?
+    /// The offset its extents were predicted with at a first placement, until a read answers.
+    public var predictedOffset: PlacementOffset?
+    /// Its children were found on different surfaces (a prediction was wrong): none is predicted.
+    /// On a window: its own size was predicted wrong, and is read from now on.
+    public var placementsDiffer = false
+    /// A window's extents' size beyond its placement's (a frame's decorations), learned as the
+    /// offset is; and whether its extents now hold a size predicted from it.
+    public var sizeBeyondPlacement: PlacementOffset?
+    public var sizePredicted = false
+    /// SHOWING set at a predicted first placement, until a read of its state answers.
+    public var showingPredicted = false
 
     public init(path: String, parent: String?) {
         self.path = path
@@ -196,6 +226,99 @@ public struct AccessibleTree: Sendable {
             nodes[path]?.childrenAsked = true
         }
         return loaded
+    }
+
+    /// The screen extents of `path` at its first placement, before any read is answered: its
+    /// `bounds-changed` rectangle moved by the offset its siblings were found at (they are drawn
+    /// on one surface: every sibling whose offset is known has the same, and none was ever found
+    /// elsewhere). Nil where that is not known; a read of the extents then says.
+    public func predictedExtents(of path: String, window: String) -> (extents: Extents, offset: PlacementOffset)? {
+        guard let node = nodes[path], let placed = node.placement, let parent = node.parent.flatMap({ nodes[$0] }),
+              !parent.placementsDiffer, let origin = nodes[window]?.extents else { return nil }
+        var offset: PlacementOffset?
+        for sibling in parent.children where sibling != path {
+            guard let known = nodes[sibling]?.placementOffset else { continue }
+            if offset == nil { offset = known } else if offset != known { return nil }
+        }
+        guard let offset else { return nil }
+        let extents = Extents(x: placed.x + offset.x + origin.x, y: placed.y + offset.y + origin.y, width: placed.width, height: placed.height)
+        return (extents, offset)
+    }
+
+    /// After `path`'s extents were read: learns its placement offset (where the extents have its
+    /// last placement's size) and settles a prediction. Returns the offset predicted and the one
+    /// found when they differ, or the placement's size was not the extents' (the parent's
+    /// children are then never predicted again).
+    /// `windowKnown`: the window's origin is the one the read was answered with (no read of it,
+    /// nor an event that asks for one, is outstanding); otherwise nothing is learned or judged.
+    @discardableResult
+    public mutating func learnPlacement(
+        of path: String, window: String, windowKnown: Bool = true
+    ) -> (predicted: PlacementOffset, found: PlacementOffset)? {
+        guard var node = nodes[path] else { return nil }
+        let predicted = node.predictedOffset
+        node.predictedOffset = nil
+        var wrong: (PlacementOffset, PlacementOffset)?
+        if !windowKnown {
+            node.placementOffset = nil
+        } else if let placed = node.placement, let extents = node.extents, let origin = nodes[window]?.extents {
+            let found = PlacementOffset(x: extents.x - placed.x - origin.x, y: extents.y - placed.y - origin.y)
+            // A placement of another size than the extents is not where the widget is drawn.
+            let sameSize = placed.width == extents.width && placed.height == extents.height
+            node.placementOffset = sameSize ? found : nil
+            if let predicted, predicted != found || !sameSize { wrong = (predicted, found) }
+        }
+        nodes[path] = node
+        if wrong != nil, let parent = node.parent { nodes[parent]?.placementsDiffer = true }
+        return wrong
+    }
+
+    /// Whether an accessible placed for the first time (its extents predicted) now shows, though
+    /// its state read says not: GTK 3 reports SHOWING only for a widget mapped, on screen and
+    /// under shown parents, so a widget added while its window is shown is VISIBLE but not
+    /// SHOWING until its first allocation, and sends no event when that comes. It shows where
+    /// it is VISIBLE, placed, and its parent shows; not inside a scroll pane or a viewport (GTK 3
+    /// then also asks whether it is scrolled into view: the read says).
+    public func showsOnPlacement(_ path: String) -> Bool {
+        guard reportsShowing, let node = nodes[path], node.states.contains(AtspiStates.visible),
+              !node.states.contains(AtspiStates.showing), node.extents != nil,
+              let parent = node.parent.flatMap({ nodes[$0] }), isShown(parent) else { return false }
+        var ancestor = node.parent
+        while let next = ancestor.flatMap({ nodes[$0] }) {
+            if AtspiRole.scrolled.contains(next.role) { return false }
+            ancestor = next.parent
+        }
+        return true
+    }
+
+    /// A window's extents once its `bounds-changed` gave it a new size (GTK 3 grows a window to
+    /// fit a widget added to it): the same origin (a placement of a window says none), the
+    /// placement's size and the decorations learned from an earlier read. Nil where not learned
+    /// or unchanged.
+    public func predictedWindowExtents(of window: String) -> Extents? {
+        guard let node = nodes[window], !node.placementsDiffer, let known = node.extents, let placed = node.placement,
+              let beyond = node.sizeBeyondPlacement else { return nil }
+        let predicted = Extents(x: known.x, y: known.y, width: placed.width + beyond.x, height: placed.height + beyond.y)
+        return predicted == known ? nil : predicted
+    }
+
+    /// After a window's extents were read: learns its size beyond its placement and settles a
+    /// predicted size. Returns true when the prediction was wrong (its size is read from now on).
+    @discardableResult
+    public mutating func learnWindowPlacement(of window: String, predicted: Extents?) -> Bool {
+        guard var node = nodes[window] else { return false }
+        let wasPredicted = node.sizePredicted
+        node.sizePredicted = false
+        var wrong = false
+        if let placed = node.placement, let extents = node.extents {
+            node.sizeBeyondPlacement = PlacementOffset(x: extents.width - placed.width, y: extents.height - placed.height)
+            if wasPredicted, let predicted, predicted.width != extents.width || predicted.height != extents.height {
+                wrong = true
+                node.placementsDiffer = true
+            }
+        }
+        nodes[window] = node
+        return wrong
     }
 
     /// Whether a state set read may mean shown: its children are worth reading (SHOWING or

@@ -103,6 +103,131 @@ struct SceneBuilderTests {
     }
 }
 
+@Suite("A first placement, from its bounds-changed event")
+struct PlacementTests {
+    /// The window at (100, 50); its client area (where GTK 3 allocates) 4 px right and 20 px down
+    /// of it (a decorated frame); two buttons in a panel placed and read before.
+    func window() -> TreeMaker {
+        var t = TreeMaker()
+        t.add("/w", under: t.root, role: AtspiRole.frame, states: shownStates, extents: (100, 50, 640, 480))
+        t.add("/panel", under: "/w", role: 39, states: shownStates, extents: (104, 70, 600, 400))
+        for (path, y) in [("/a", 10), ("/b", 50)] {
+            t.add(path, under: "/panel", states: focusableStates, extents: (104 + 8, 70 + y, 80, 30))
+            t.tree.nodes[path]?.placement = Extents(x: 8, y: y, width: 80, height: 30)
+            t.tree.learnPlacement(of: path, window: "/w")
+        }
+        return t
+    }
+
+    /// A button added to the panel, not read yet, placed at `y` by its event.
+    func place(_ path: String, in t: inout TreeMaker, y: Int, states: [Int] = focusableStates) {
+        t.add(path, under: "/panel", states: states, extents: nil)
+        t.tree.nodes[path]?.placement = Extents(x: 8, y: y, width: 80, height: 30)
+    }
+
+    @Test("a new child's extents are its placement moved by the offset its siblings were read at")
+    func predictedFromSiblings() throws {
+        var t = window()
+        #expect(t.tree["/a"]?.placementOffset == PlacementOffset(x: 4, y: 20))
+        place("/new", in: &t, y: 90)
+        let predicted = try #require(t.tree.predictedExtents(of: "/new", window: "/w"))
+        #expect(predicted.extents == Extents(x: 112, y: 160, width: 80, height: 30))
+        // The read that follows agrees: nothing is reported.
+        t.tree.nodes["/new"]?.extents = predicted.extents
+        t.tree.nodes["/new"]?.predictedOffset = predicted.offset
+        let verdict = t.tree.learnPlacement(of: "/new", window: "/w")
+        #expect(verdict == nil)
+        #expect(t.tree["/panel"]?.placementsDiffer == false)
+    }
+
+    @Test("no prediction without a placement, without a sibling read after its own, or where siblings disagree")
+    func notPredicted() throws {
+        var t = window()
+        t.add("/new", under: "/panel", states: focusableStates, extents: nil)
+        #expect(t.tree.predictedExtents(of: "/new", window: "/w") == nil)
+        t.tree.nodes["/new"]?.placement = Extents(x: 8, y: 90, width: 80, height: 30)
+        t.tree.nodes["/b"]?.placementOffset = PlacementOffset(x: 4, y: 60)  // on another surface
+        #expect(t.tree.predictedExtents(of: "/new", window: "/w") == nil)
+        var alone = TreeMaker()
+        alone.add("/w", under: alone.root, role: AtspiRole.frame, states: shownStates, extents: (0, 0, 640, 480))
+        alone.add("/only", under: "/w", states: focusableStates, extents: nil)
+        alone.tree.nodes["/only"]?.placement = Extents(x: 8, y: 90, width: 80, height: 30)
+        #expect(alone.tree.predictedExtents(of: "/only", window: "/w") == nil)
+    }
+
+    @Test("a prediction the read contradicts is reported, and the container's children are no longer predicted")
+    func wrongPrediction() throws {
+        var t = window()
+        place("/new", in: &t, y: 0)
+        let predicted = try #require(t.tree.predictedExtents(of: "/new", window: "/w"))
+        t.tree.nodes["/new"]?.predictedOffset = predicted.offset
+        t.tree.nodes["/new"]?.extents = Extents(x: 300, y: 300, width: 80, height: 30)  // its own surface
+        let verdict = t.tree.learnPlacement(of: "/new", window: "/w")
+        let wrong = try #require(verdict)
+        #expect(wrong.predicted == PlacementOffset(x: 4, y: 20))
+        #expect(wrong.found == PlacementOffset(x: 192, y: 250))
+        place("/next", in: &t, y: 130)
+        #expect(t.tree.predictedExtents(of: "/next", window: "/w") == nil)
+    }
+
+    @Test("extents of another size than the placement teach no offset, and contradict a prediction")
+    func sizeMismatch() throws {
+        var t = window()
+        place("/new", in: &t, y: 90)
+        t.tree.nodes["/new"]?.predictedOffset = PlacementOffset(x: 4, y: 20)
+        t.tree.nodes["/new"]?.extents = Extents(x: 112, y: 160, width: 81, height: 30)
+        let verdict = t.tree.learnPlacement(of: "/new", window: "/w")
+        #expect(verdict != nil)
+        #expect(t.tree["/new"]?.placementOffset == nil)
+    }
+
+    @Test("a read answered while the window's own read is outstanding (it moved) teaches and judges nothing")
+    func windowMoving() throws {
+        var t = window()
+        t.tree.nodes["/w"]?.extents = Extents(x: 140, y: 80, width: 640, height: 480)  // the adapter's view lags
+        t.tree.nodes["/a"]?.extents = Extents(x: 152, y: 110, width: 80, height: 30)
+        t.tree.nodes["/a"]?.predictedOffset = PlacementOffset(x: 4, y: 20)
+        let verdict = t.tree.learnPlacement(of: "/a", window: "/w", windowKnown: false)
+        #expect(verdict == nil)
+        #expect(t.tree["/a"]?.placementOffset == nil)
+        #expect(t.tree["/a"]?.predictedOffset == nil)
+        #expect(t.tree["/b"]?.placementOffset == PlacementOffset(x: 4, y: 20))  // learned before the move
+    }
+
+    @Test("a VISIBLE widget placed under a shown parent shows; not one that is not VISIBLE, nor one in a scroll pane")
+    func showingOnPlacement() throws {
+        var t = window()
+        let visible = [AtspiStates.enabled, AtspiStates.sensitive, AtspiStates.visible, AtspiStates.focusable]
+        place("/new", in: &t, y: 90, states: visible)
+        #expect(!t.tree.showsOnPlacement("/new"))  // not placed on the screen yet
+        t.tree.nodes["/new"]?.extents = Extents(x: 112, y: 160, width: 80, height: 30)
+        #expect(t.tree.showsOnPlacement("/new"))
+        place("/unmapped", in: &t, y: 130, states: [AtspiStates.enabled, AtspiStates.sensitive, AtspiStates.focusable])
+        t.tree.nodes["/unmapped"]?.extents = Extents(x: 112, y: 200, width: 80, height: 30)
+        #expect(!t.tree.showsOnPlacement("/unmapped"))
+        t.tree.nodes["/panel"]?.role = AtspiRole.scrollPane
+        #expect(!t.tree.showsOnPlacement("/new"))
+    }
+
+    @Test("a window's new size comes from its placement and the size beyond it learned from its last read")
+    func windowSize() throws {
+        var t = window()
+        t.tree.nodes["/w"]?.placement = Extents(x: 0, y: 0, width: 636, height: 460)
+        t.tree.learnWindowPlacement(of: "/w", predicted: nil)
+        #expect(t.tree.predictedWindowExtents(of: "/w") == nil)  // unchanged
+        t.tree.nodes["/w"]?.placement = Extents(x: 0, y: 0, width: 636, height: 500)
+        let grown = try #require(t.tree.predictedWindowExtents(of: "/w"))
+        #expect(grown == Extents(x: 100, y: 50, width: 640, height: 520))
+        t.tree.nodes["/w"]?.extents = grown
+        t.tree.nodes["/w"]?.sizePredicted = true
+        t.tree.nodes["/w"]?.extents = Extents(x: 100, y: 50, width: 640, height: 530)  // read: another size
+        let wrong = t.tree.learnWindowPlacement(of: "/w", predicted: grown)
+        #expect(wrong)
+        t.tree.nodes["/w"]?.placement = Extents(x: 0, y: 0, width: 636, height: 600)
+        #expect(t.tree.predictedWindowExtents(of: "/w") == nil)  // read from now on
+    }
+}
+
 @Suite("What is read of an accessible")
 struct ReadNeedsTests {
     func node(role: Int, states: [Int]) -> Accessible {
