@@ -67,9 +67,10 @@ public struct VarlinkEncodedReply: Sendable {
     }
 
     /// A reply of a stream whose parameters `write` writes by hand: a JSON object, the same text
-    /// as the `Encodable` value it stands for (see ``JSONBytes``).
-    public init(continues: Bool = true, writing write: (inout JSONBytes) throws -> Void) rethrows {
-        buffer = try writeReplyMessage(continues: continues, capacity: 320, write)
+    /// as the `Encodable` value it stands for (see ``JSONBytes``). `capacity`: the bytes the
+    /// message is expected to take (past them it is written again into memory of its own).
+    public init(continues: Bool = true, capacity: Int = 320, writing write: (inout JSONBytes) throws -> Void) rethrows {
+        buffer = try writeReplyMessage(continues: continues, capacity: capacity, write)
     }
 }
 
