@@ -174,7 +174,7 @@ final class FocusInterface {
                 let p = try context.decodeParameters(OptionalSceneParameters.self)
                 try reply(context, StateReply(state: try hub.state(of: p.scene)))
             case .move:
-                let p = try MoveCall(parameters: context.parameters)
+                let p = try MoveCall(context: context)
                 let (_, reply) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main)
                 } read: { outcome, session, active in
