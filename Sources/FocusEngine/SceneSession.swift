@@ -117,10 +117,7 @@ public struct SceneSession: Sendable {
             focusedValues: focusedValues(focused), sceneValues: sceneValues(),
             focusEffectEnabled: effectEnabled(focused),
             accessibilityFocused: a11yId, accessibilityBindings: orderedReads(.accessibility, focus: accessibilityFocused),
-            scroll: store.sortedInTreeOrder(store.scrolls.keys).map {
-                ScrollOffset(node: store.slots[$0].id, offsetX: store.scrolls[$0]!.x, offsetY: store.scrolls[$0]!.y)
-            },
-            revision: currentRevision)
+            scroll: scrollOffsets(), revision: currentRevision)
     }
 
     /// A warning for every ambiguous binding of the scene as it stands (a new scene's `SetScene`
@@ -366,7 +363,7 @@ public struct SceneSession: Sendable {
 
 extension SceneSession {
     /// The slot holding focus on `track`, if it is still a candidate.
-    func slot(_ track: Track) -> Int? {
+    package func slot(_ track: Track) -> Int? {
         guard let id = track == .main ? focusedId : a11yId else { return nil }
         let hint = track == .main ? hints.main : hints.accessibility
         if hint >= 0, hint < store.slots.count, store.slots[hint].alive, store.slots[hint].id == id {

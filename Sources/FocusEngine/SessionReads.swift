@@ -44,7 +44,7 @@ extension SceneSession {
     }
 
     /// Every binding's read value in tree order of first appearance.
-    func orderedReads(_ track: Track, focus: Int?) -> [BindingState] {
+    package func orderedReads(_ track: Track, focus: Int?) -> [BindingState] {
         let reg = track == .main ? store.bindings : store.a11yBindings
         guard !reg.nodes.isEmpty else { return [] }  // no bindings: no reads, and no sort to pay for
         let reads = pathReads(track, focus: focus)
@@ -58,7 +58,7 @@ extension SceneSession {
         return keyed.map { reads[$0.name] ?? unsetRead($0.name, track) }
     }
 
-    func focusedValues(_ focus: Int?) -> [String: String] {
+    package func focusedValues(_ focus: Int?) -> [String: String] {
         guard let focused = focus else { return [:] }
         var out: [String: String] = [:]
         var ancestor = focused
@@ -71,7 +71,9 @@ extension SceneSession {
         return out
     }
 
-    func sceneValues() -> [String: String] {
+    package func sceneValues() -> [String: String] {
+        // Most scenes have none: no array of their holders to make and sort.
+        guard !store.sceneValueNodes.isEmpty else { return [:] }
         var out: [String: String] = [:]
         for holder in store.sortedInTreeOrder(store.sceneValueNodes) {
             for (key, value) in store.node(holder).sceneValues ?? [:] where out[key] == nil { out[key] = value }
@@ -80,7 +82,7 @@ extension SceneSession {
     }
 
     /// The outermost `focusEffectDisabled` on the focused path decides; none: on.
-    func effectEnabled(_ focus: Int?) -> Bool {
+    package func effectEnabled(_ focus: Int?) -> Bool {
         guard var x = focus else { return true }
         var enabled = true
         // Up from the focused node, reading each slot's box in place (a slot without one sets
@@ -92,4 +94,22 @@ extension SceneSession {
         }
         return enabled
     }
+
+    /// The scroll containers' offsets, in tree order.
+    package func scrollOffsets() -> [ScrollOffset] {
+        guard !store.scrolls.isEmpty else { return [] }
+        return store.sortedInTreeOrder(store.scrolls.keys).map {
+            ScrollOffset(node: store.slots[$0].id, offsetX: store.scrolls[$0]!.x, offsetY: store.scrolls[$0]!.y)
+        }
+    }
+
+    // The focused path, read one node at a time by a writer (FocusWire's `writeState`): the
+    // state's `path` is `nodeID` of the focused slot, then of each `parentSlot` up to the root
+    // (-1 above it), innermost first as ``SceneStore/pathIDs(_:)`` lists them.
+
+    /// The id of the node in `slot`.
+    package func nodeID(_ slot: Int) -> String { store.slots[slot].id }
+
+    /// The slot of `slot`'s parent; -1 for the root.
+    package func parentSlot(_ slot: Int) -> Int { store.slots[slot].parent }
 }

@@ -174,17 +174,21 @@ final class FocusInterface {
                 let p = try context.decodeParameters(OptionalSceneParameters.self)
                 try reply(context, StateReply(state: try hub.state(of: p.scene)))
             case .move:
-                let p = try MoveCall(parameters: context.parameters)
-                let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                let p = try MoveCall(context: context)
+                let (_, reply) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.move(p.direction, wrap: p.wrap, track: p.track ?? .main)
+                } read: { outcome, session, active in
+                    Self.reply { json throws in try ReplyWriter.moved(outcome.moved, session, active: active, into: &json) }
                 }
-                try context.reply { json throws in try ReplyWriter.moved(outcome.moved, state, into: &json) }
+                context.reply(try reply.get())
             case .focus:
                 let p = try FocusCall(parameters: context.parameters)
-                let (_, state) = try hub.withSession(p.scene) { session throws(FocusError) in
+                let (_, reply) = try hub.withSession(p.scene) { session throws(FocusError) in
                     try session.focus(p.id, track: p.track ?? .main)
+                } read: { _, session, active in
+                    Self.reply { json throws in try ReplyWriter.state(session, active: active, into: &json) }
                 }
-                try context.reply { json throws in try ReplyWriter.state(state, into: &json) }
+                context.reply(try reply.get())
             case .setBinding:
                 let p = try context.decodeParameters(SetBindingParameters.self)
                 let (outcome, state) = try hub.withSession(p.scene) { session throws(FocusError) in
@@ -661,6 +665,12 @@ final class FocusInterface {
         guard let reply = try? VarlinkEncodedReply(writing: { json throws in try ReplyWriter.event(event, into: &json) }) else { return nil }
         lastEvent = (token, reply)
         return reply
+    }
+
+    /// A reply written by hand (``VarlinkEncodedReply/init(continues:capacity:writing:)``),
+    /// or the error its writer threw (a non-finite scroll offset).
+    private static func reply(writing write: (inout JSONBytes) throws -> Void) -> Result<VarlinkEncodedReply, any Error> {
+        Result { try VarlinkEncodedReply(continues: false, capacity: 512, writing: write) }
     }
 
     private func reply(_ context: VarlinkCallContext, _ value: some Encodable) throws {

@@ -481,10 +481,21 @@ public final class SceneHub {
     public func withSession(
         _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome
     ) throws(FocusError) -> (Outcome, FocusState) {
+        try withSession(name, body) { _, session, active in session.state(active: active) }
+    }
+
+    /// ``withSession(_:_:)`` with the session handed in place to `read` once its events are
+    /// delivered (with the outcome and whether it is the active scene), instead of building its
+    /// state: a reply written straight from the session (`ReplyWriter`). `read` must not call
+    /// back into the hub (the session is borrowed from it while `read` runs).
+    public func withSession<Reply>(
+        _ name: String?, _ body: (inout SceneSession) throws(FocusError) -> Outcome,
+        read: (Outcome, SceneSession, Bool) -> Reply
+    ) throws(FocusError) -> (Outcome, Reply) {
         let (name, index) = try resolveIndex(name)
         let outcome = try apply(resolved: name, at: index, body)
         let active = name == activeName
-        return (outcome, inPlace(name) { entry in entry.session.state(active: active) })
+        return (outcome, inPlace(name) { entry in read(outcome, entry.session, active) })
     }
 
     /// `withSession` without the new state, for callers that only publish the events (a device's

@@ -7,7 +7,7 @@ import Musl
 extension VarlinkCall {
     /// The call in `bytes` when it is small and plain, read without building a ``JSONValue``
     /// tree for the message (a remote's `Move` is parsed once per key press): an object of
-    /// `method` (a string), `parameters` (an object whose members are strings, `true`, `false` or
+    /// `method` (a string), `parameters` (an object of at most ``maxMembers`` members, strings, `true`, `false` or
     /// `null`) and the `oneway`/`more`/`upgrade` flags (`true`, `false`), each once, strings of
     /// printable ASCII without escapes, JSON whitespace anywhere between tokens. Anything else,
     /// including anything malformed, is nil and goes the general way, which decides what it
@@ -19,7 +19,7 @@ extension VarlinkCall {
         var reader = Reader(bytes: bytes)
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         var method: String?
-        var parameters: [String: JSONValue]?
+        var parameters: [Member]?
         var flags = CallFlags()
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
@@ -35,14 +35,18 @@ extension VarlinkCall {
                     }
                 case .parameters?:
                     guard parameters == nil, reader.take(UInt8(ascii: "{")) else { return nil }
-                    // Room for a few members at once (growing from empty to two resized it
-                    // once per call), and one lookup per member (a duplicate is refused).
-                    var members = [String: JSONValue](minimumCapacity: 4)
+                    // The members as a list, not a dictionary (see `VarlinkCall.members`); a
+                    // duplicate name is refused (the general way decides what it means). Past
+                    // `maxMembers` the list's duplicate check would grow with its square: the
+                    // general way reads those.
+                    var members: [Member] = []
                     if !reader.take(UInt8(ascii: "}")) {
+                        members.reserveCapacity(4)
                         repeat {
-                            guard let name = reader.string(), reader.take(UInt8(ascii: ":")), let value = reader.scalar(),
-                                members.updateValue(value, forKey: name) == nil
+                            guard members.count < Self.maxMembers, let name = reader.string(), reader.take(UInt8(ascii: ":")),
+                                let value = reader.scalar(), !members.contains(where: { $0.name == name })
                             else { return nil }
+                            members.append(Member(name: name, value: value))
                         } while reader.take(UInt8(ascii: ","))
                         guard reader.take(UInt8(ascii: "}")) else { return nil }
                     }
@@ -57,9 +61,12 @@ extension VarlinkCall {
         }
         guard reader.atEnd, let method else { return nil }
         return VarlinkCall(
-            method: method, parameters: .object(parameters ?? [:]), oneway: flags.oneway ?? false,
+            method: method, members: parameters ?? [], oneway: flags.oneway ?? false,
             more: flags.more ?? false, upgrade: flags.upgrade ?? false)
     }
+
+    /// The most parameters a small call has.
+    static var maxMembers: Int { 16 }
 
     /// A field of the message.
     enum MessageKey {

@@ -29,8 +29,34 @@ public enum VarlinkProtocolError: Error, Equatable, Sendable, CustomStringConver
 public struct VarlinkCall: Hashable, Sendable {
     /// The fully qualified method, e.g. `org.varlink.service.GetInfo`.
     public var method: String
-    /// The call's parameters (always an object; `{}` when the message had none).
-    public var parameters: JSONValue
+    /// The call's parameters (always an object; `{}` when the message had none). A small call's
+    /// (``members``) are made into an object each time they are asked for here.
+    public var parameters: JSONValue {
+        get {
+            guard let members else { return tree }
+            var object = [String: JSONValue](minimumCapacity: members.count)
+            for member in members { object[member.name] = member.value }
+            return .object(object)
+        }
+        set {
+            tree = newValue
+            members = nil
+        }
+    }
+    /// The parameters, unless ``members`` holds them.
+    private var tree: JSONValue
+    /// A small call's parameters as its fast reader found them (``small(_:knownMethod:)``): each
+    /// name once, in the message's order, each value a string, a Boolean or null; nil when
+    /// ``parameters`` holds them. The object they stand for is not built: a `Move` made a
+    /// dictionary for its two parameters (allocated, each name hashed and inserted, freed: 2k
+    /// instructions) only to read them back one by one. ``forEachParameter(_:)`` reads either form.
+    package private(set) var members: [Member]?
+
+    /// A member of a small call's parameters.
+    package struct Member: Sendable {
+        package let name: String
+        package let value: JSONValue
+    }
     /// The client wants no reply.
     public var oneway: Bool
     /// The client accepts several replies (a stream).
@@ -40,10 +66,46 @@ public struct VarlinkCall: Hashable, Sendable {
 
     public init(method: String, parameters: JSONValue = [:], oneway: Bool = false, more: Bool = false, upgrade: Bool = false) {
         self.method = method
-        self.parameters = parameters
+        self.tree = parameters
         self.oneway = oneway
         self.more = more
         self.upgrade = upgrade
+    }
+
+    /// A small call whose parameters are `members` (distinct names).
+    init(method: String, members: [Member], oneway: Bool, more: Bool, upgrade: Bool) {
+        self.init(method: method, oneway: oneway, more: more, upgrade: upgrade)
+        self.members = members
+    }
+
+    /// Calls `body` with each member of the parameters' object (in no set order), without
+    /// making the object of a small call's ``members``; false when the parameters are not an
+    /// object (nothing is called then).
+    /// (Not generic, nor throwing: a generic one was called unspecialized from other modules.)
+    @discardableResult
+    package func forEachParameter(_ body: (String, JSONValue) -> Void) -> Bool {
+        if let members {
+            // By index: each member read in place, not copied out first.
+            for index in members.indices { body(members[index].name, members[index].value) }
+            return true
+        }
+        guard case .object(let object) = tree else { return false }
+        for (key, value) in object { body(key, value) }
+        return true
+    }
+
+    // The same call whatever form its parameters are in.
+    public static func == (lhs: VarlinkCall, rhs: VarlinkCall) -> Bool {
+        lhs.method == rhs.method && lhs.oneway == rhs.oneway && lhs.more == rhs.more && lhs.upgrade == rhs.upgrade
+            && lhs.parameters == rhs.parameters
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(parameters)
+        hasher.combine(oneway)
+        hasher.combine(more)
+        hasher.combine(upgrade)
     }
 
     /// The interface part of ``method`` (everything before the last dot).

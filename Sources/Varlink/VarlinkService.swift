@@ -247,16 +247,14 @@ public final class VarlinkService {
         // A parameter the method does not declare is a mistake to report, not to ignore (a typo
         // would otherwise pass unnoticed); sd-varlink answers the same. Nested fields are
         // checked by the strict decoding of `decodeParameters`.
-        if case .object(let members) = call.parameters {
-            // The smallest unknown name, without an array of them for every call.
-            var unknown: String?
-            for name in members.keys where !method.inputFields.contains(name) {
-                if unknown.map({ name < $0 }) ?? true { unknown = name }
-            }
-            if let unknown {
-                context.fail(.invalidParameter(unknown))
-                return
-            }
+        // The smallest unknown name, without an array of them for every call.
+        var unknown: String?
+        call.forEachParameter { name, _ in
+            if !method.inputFields.contains(name), unknown.map({ name < $0 }) ?? true { unknown = name }
+        }
+        if let unknown {
+            context.fail(.invalidParameter(unknown))
+            return
         }
         do {
             try entry.handler(context)

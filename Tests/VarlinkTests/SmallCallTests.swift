@@ -73,6 +73,10 @@ struct SmallCallTests {
             if let small {
                 taken += 1
                 #expect(try general.get() == small, "\(String(decoding: bytes, as: UTF8.self))")
+                // Its members, read in place, are the general parse's object.
+                var members: [String: JSONValue] = [:]
+                #expect(small.members != nil && small.forEachParameter { members[$0] = $1 })
+                #expect(try JSONValue.object(members) == general.get().parameters)
             }
             // A method name the server already holds changes which string the call shares, never the call.
             for known in ["io.focusd.Focus.Move", "up", ""] {
@@ -88,6 +92,21 @@ struct SmallCallTests {
             }
         }
         #expect(taken > 500)  // the reader is exercised, not merely bypassed
+    }
+
+    @Test("a small call's parameters past 16 members go the general way, as does a duplicate name")
+    func manyMembers() throws {
+        func call(_ names: [String]) -> [UInt8] {
+            Array(("{\"method\":\"a.B\",\"parameters\":{" + names.map { "\"\($0)\":\"v\"" }.joined(separator: ",") + "}}").utf8)
+        }
+        let sixteen = call((0..<16).map { "p\($0)" }), seventeen = call((0..<17).map { "p\($0)" })
+        #expect(sixteen.withUnsafeBufferPointer { VarlinkCall.small($0) }?.members?.count == 16)
+        #expect(seventeen.withUnsafeBufferPointer { VarlinkCall.small($0) } == nil)
+        #expect(try VarlinkCall(message: seventeen).parameters.objectValue?.count == 17)
+        // A duplicate name: the general parse decides (it refuses the message).
+        let twice = call(["a", "b", "a"])
+        #expect(twice.withUnsafeBufferPointer { VarlinkCall.small($0) } == nil)
+        #expect(throws: VarlinkProtocolError.self) { try VarlinkCall(message: twice) }
     }
 
     @Test("a plain Move call is read by the small-call reader")
