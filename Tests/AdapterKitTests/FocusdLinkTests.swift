@@ -85,6 +85,47 @@ struct FocusdLinkTests {
         #expect(gone)
     }
 
+    @Test("a scene replaced from its text goes to focusd before the adapter reads it; text the adapter cannot read gives focusd back the scene it had")
+    func replaceFromText() throws {
+        let daemon = try TestFocusd()
+        defer { daemon.stop() }
+        let loop = AdapterLoop()
+        let link = FocusdLink(loop: loop, socket: daemon.socket)
+        let recorder = Recorder()
+        link.delegate = recorder
+        link.start()
+        let driver = try VarlinkClient(path: daemon.socket)
+        func children(_ scene: String) throws -> Int? {
+            try driver.call("io.focusd.Inspect.GetScene", ["scene": .string(scene)])["scene"]?["root"]?["children"]?.arrayValue?.count
+        }
+        let five = try JSONTextEncoder().encode(Self.row("app", count: 5).root)
+        let seven = try JSONTextEncoder().encode(Self.row("app", count: 7).root)
+        var decoded: [Int] = []
+        var held: [Int?] = []
+        // Not sent yet: read first, then published (its Monitor follows).
+        link.replace("app", encodedRoot: Array(five)) { decoded.append(5); return Self.row("app", count: 5) }
+        recorder.onReady = { _ in
+            // Sent: the text goes first, then it is read.
+            link.replace("app", encodedRoot: Array(seven)) { decoded.append(7); return Self.row("app", count: 7) }
+            #expect(link.sentScene("app") == Self.row("app", count: 7))
+            link.reportFocus("b6", in: "app") { state in
+                #expect(state?.focused == "b6")
+                held.append(try? children("app"))
+                // Text the adapter cannot read: focusd is given the scene the adapter knows again.
+                link.replace("app", encodedRoot: Array(five)) { decoded.append(0); return nil }
+                link.reportFocus("b1", in: "app") { _ in
+                    held.append(try? children("app"))
+                    loop.stop()
+                }
+            }
+        }
+        Self.run(loop)
+        #expect(decoded == [5, 7, 0])
+        #expect(held == [7, 7])
+        #expect(link.sentScene("app") == Self.row("app", count: 7))
+        #expect(recorder.rejected.isEmpty)
+    }
+
     @Test("when focusd restarts, the link reconnects through its socket's directory and re-sends its scenes")
     func reconnectsAndResends() throws {
         let daemon = try TestFocusd()
