@@ -141,22 +141,26 @@ public final class FocusdLink {
     }
 
     /// Makes focusd's scene `name` the client's own description of its root, `encodedRoot` (JSON
-    /// text), sent in a SetScene at once, before the adapter reads it: focusd builds the scene
-    /// while `decode` reads the same bytes into the adapter's copy (a new document's first scene
-    /// of 5,000 candidates: the adapter's read took 30-90 ms before the SetScene could go).
-    /// `decode` must give the scene those bytes describe, with no scene-level fields; when it
-    /// cannot (nil), focusd is sent the scene the adapter had again (or the scene is removed, when
-    /// it had none), so focusd never keeps a scene the adapter does not know. Without a
-    /// connection, or while an earlier SetScene of the scene is unanswered, this is `publish` of
-    /// the decoded scene (nothing is sent before it is read).
+    /// text), sent in a SetScene at once, before the adapter reads it (a new document's first
+    /// scene of 5,000 candidates: the adapter's read of the page's message took 30-90 ms before
+    /// the SetScene could go). The link's copy is then read from the very bytes focusd was sent,
+    /// by focusd's own reader (`SceneBytes`, a few ms where the JSON tree took tens, on the core
+    /// focusd builds the scene on); text that reader leaves to the general way is read by
+    /// `decode`, which must give the scene `encodedRoot` describes. When neither can read it,
+    /// focusd is sent the scene the link had again (or the scene is removed, when it had none),
+    /// so focusd never keeps a scene the adapter does not know. Without a connection, or while an
+    /// earlier SetScene of the scene is unanswered, this is `publish` of the decoded scene
+    /// (nothing is sent before it is read).
     public func replace(_ name: String, encodedRoot: [UInt8], decode: () -> Scene?) {
         let previous = entries[name]
         guard let control, control.isOpen, previous == nil || previous?.sent != nil else {
             if let scene = decode() { publish(scene, encodedRoot: encodedRoot) }
             return
         }
-        sendSetScene(name, parameters: Self.setSceneParameters(name, root: encodedRoot))
-        guard let scene = decode(), scene.name == name, scene.layoutDirection == nil, scene.policy == nil,
+        let parameters = Self.setSceneParameters(name, root: encodedRoot)
+        sendSetScene(name, parameters: parameters)
+        let read = parameters.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: JSONValue.defaultDepthLimit) }
+        guard let scene = read ?? decode(), scene.name == name, scene.layoutDirection == nil, scene.policy == nil,
             scene.sequentialWrap == nil, scene.persist == nil
         else {
             if let previous {

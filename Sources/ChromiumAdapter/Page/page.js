@@ -824,7 +824,7 @@
     window[BINDING](text);
     const t = timing ?? {};
     timing = null;
-    stats.lastScene = { ready: readyAt, flush: t.flush, read: t.read, written, sent: performance.now(), bytes: text.length };
+    stats.lastScene = { ready: readyAt, flush: t.flush, layout: t.layout, read: t.read, written, sent: performance.now(), bytes: text.length };
   }
 
   /** Sends what changed: a patch read from the notices, or the whole scene when it must. */
@@ -840,8 +840,12 @@
     stats.passes++;
     const change = fresh || !tree || notes.whole ? null : update(notes);
     if (!change) {
+      // The page's style and layout, brought up to date by the read's first box anyway, are
+      // brought up to date first, so the scene's timing tells the page's own layout from the read.
+      document.documentElement?.getBoundingClientRect();
+      const laidOut = performance.now();
       const root = read();
-      timing = { flush: started, read: performance.now() };
+      timing = { flush: started, layout: laidOut, read: performance.now() };
       if (fresh || forced || !tree || structureOf(root) !== structureOf(tree)) sendScene(root);
       else { timing = null; tree = root; sendOffsets(); }
       observe();
