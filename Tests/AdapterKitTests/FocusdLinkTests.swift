@@ -36,6 +36,17 @@ struct FocusdLinkTests {
         }))
     }
 
+    /// A focusd of its own, and a started link to it on a new loop, heard by a recorder.
+    private static func started() throws -> (TestFocusd, AdapterLoop, FocusdLink, Recorder) {
+        let daemon = try TestFocusd()
+        let loop = AdapterLoop()
+        let link = FocusdLink(loop: loop, socket: daemon.socket)
+        let recorder = Recorder()
+        link.delegate = recorder
+        link.start()
+        return (daemon, loop, link, recorder)
+    }
+
     /// Runs `loop` until `done` or `seconds` pass (a deadline timer stops it).
     static func run(_ loop: AdapterLoop, seconds: Int = 10) {
         let deadline = loop.schedule(after: .seconds(seconds)) { loop.stop() }
@@ -45,13 +56,8 @@ struct FocusdLinkTests {
 
     @Test("a published scene is owned, monitored before use, diffed, and its events delivered")
     func publishMonitorAndEvents() throws {
-        let daemon = try TestFocusd()
+        let (daemon, loop, link, recorder) = try Self.started()
         defer { daemon.stop() }
-        let loop = AdapterLoop()
-        let link = FocusdLink(loop: loop, socket: daemon.socket)
-        let recorder = Recorder()
-        link.delegate = recorder
-        link.start()
         link.publish(Self.row("app", count: 3))
         link.activate("app")
         let driver = try VarlinkClient(path: daemon.socket)
@@ -88,13 +94,8 @@ struct FocusdLinkTests {
 
     @Test("a scene replaced from its text goes to focusd before the adapter reads it, by focusd's own reader; text neither reader takes gives focusd back the scene it had")
     func replaceFromText() throws {
-        let daemon = try TestFocusd()
+        let (daemon, loop, link, recorder) = try Self.started()
         defer { daemon.stop() }
-        let loop = AdapterLoop()
-        let link = FocusdLink(loop: loop, socket: daemon.socket)
-        let recorder = Recorder()
-        link.delegate = recorder
-        link.start()
         let driver = try VarlinkClient(path: daemon.socket)
         func children(_ scene: String) throws -> Int? {
             try driver.call("io.focusd.Inspect.GetScene", ["scene": .string(scene)])["scene"]?["root"]?["children"]?.arrayValue?.count
@@ -133,13 +134,8 @@ struct FocusdLinkTests {
 
     @Test("when focusd restarts, the link reconnects through its socket's directory and re-sends its scenes")
     func reconnectsAndResends() throws {
-        let daemon = try TestFocusd()
+        let (daemon, loop, link, recorder) = try Self.started()
         defer { daemon.stop() }
-        let loop = AdapterLoop()
-        let link = FocusdLink(loop: loop, socket: daemon.socket)
-        let recorder = Recorder()
-        link.delegate = recorder
-        link.start()
         link.publish(Self.row("app", count: 2))
         link.activate("app")
         recorder.onReady = { _ in
