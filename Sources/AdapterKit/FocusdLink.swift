@@ -150,12 +150,14 @@ public final class FocusdLink {
     /// focusd is sent the scene the link had again (or the scene is removed, when it had none),
     /// so focusd never keeps a scene the adapter does not know. Without a connection, or while an
     /// earlier SetScene of the scene is unanswered, this is `publish` of the decoded scene
-    /// (nothing is sent before it is read).
-    public func replace(_ name: String, encodedRoot: [UInt8], decode: () -> Scene?) {
+    /// (nothing is sent before it is read). Returns the scene read, nil when none could be.
+    @discardableResult
+    public func replace(_ name: String, encodedRoot: [UInt8], decode: () -> Scene?) -> Scene? {
         let previous = entries[name]
         guard let control, control.isOpen, previous == nil || previous?.sent != nil else {
-            if let scene = decode() { publish(scene, encodedRoot: encodedRoot) }
-            return
+            guard let scene = decode() else { return nil }
+            publish(scene, encodedRoot: encodedRoot)
+            return scene
         }
         let parameters = Self.setSceneParameters(name, root: encodedRoot)
         sendSetScene(name, parameters: parameters)
@@ -169,11 +171,12 @@ public final class FocusdLink {
             } else {
                 control.call(FocusMethod.removeScene.qualified, ["scene": .string(name)]) { _ in }
             }
-            return
+            return nil
         }
         entries[name, default: Entry(wanted: scene)].wanted = scene
         entries[name]?.wantedRoot = encodedRoot
         entries[name]?.sent = scene
+        return scene
     }
 
     /// Makes focusd's scene `scene.name` this one through changes the adapter already knows

@@ -88,7 +88,7 @@ final class PageAdapter {
             let head = try? JSONValue.parse(parts.head),
             head["t"]?.stringValue == "scene"
         {
-            sceneReceived(head, encodedRoot: parts.root, started: start)
+            sceneReceived(head, encodedRoot: parts.root)
             return
         }
         guard let message = try? JSONValue.parse(payload), let kind = message["t"]?.stringValue else {
@@ -97,7 +97,7 @@ final class PageAdapter {
         }
         switch kind {
         case "scene":
-            sceneReceived(message, encodedRoot: nil, started: start)
+            sceneReceived(message, encodedRoot: nil)
         case "offsets", "patch":
             // A part of the scene: it must follow the last message applied, else (a message lost,
             // one that did not fit) the agent is asked for the whole scene.
@@ -132,10 +132,9 @@ final class PageAdapter {
     /// (`encodedRoot`). A new document's scene replaces focusd's at once from that text (focusd
     /// builds it while the adapter reads it); another whole scene is compared with the scene sent
     /// (a few changed nodes go as an UpdateScene).
-    private func sceneReceived(_ message: JSONValue, encodedRoot: [UInt8]?, started: UInt64) {
+    private func sceneReceived(_ message: JSONValue, encodedRoot: [UInt8]?) {
         let fresh = message["fresh"]?.boolValue == true
         let known = link.sentScene(sceneName) != nil || monitored
-        var read: Scene?
         let decode = { [self] () -> Scene? in
             guard let rootValue = encodedRoot.flatMap({ try? JSONValue.parse($0) }) ?? message["root"],
                 let root = try? NodeReading.node(rootValue)
@@ -143,16 +142,14 @@ final class PageAdapter {
                 AdapterLog.warning("page \(targetId) described a scene focusd's types do not fit; ignored")
                 return nil
             }
-            read = Scene(name: sceneName, root: root)
-            return read
+            return Scene(name: sceneName, root: root)
         }
+        let read: Scene?
         if fresh, let encodedRoot {
-            link.replace(sceneName, encodedRoot: encodedRoot) {
-                AdapterLog.debug("page \(targetId): new document's scene sent to focusd after \((Posix.monotonicNanoseconds() - started) / 1000) µs")
-                return decode()
-            }
-        } else if let scene = decode() {
-            link.publish(scene, encodedRoot: encodedRoot)
+            read = link.replace(sceneName, encodedRoot: encodedRoot, decode: decode)
+        } else {
+            read = decode()
+            if let read { link.publish(read, encodedRoot: encodedRoot) }
         }
         guard let read else { return }
         scene = read
@@ -295,7 +292,24 @@ final class PageAdapter {
         }
         link.call(.getState, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self) else { return }
-            if let focused = state.focused { self.applyFocus(focused) }
+            self.applyFocusdFocus(state)
+        }
+    }
+
+    /// focusd's focus applied to the page; when focusd holds none, its default focus. A scene
+    /// focusd replaces keeps no focus when it had none (a first document with no candidate, such
+    /// as the browser's initial blank one, then the page's own), and only a scene's creation or
+    /// `ResetFocus` chooses the default.
+    private func applyFocusdFocus(_ state: FocusState) {
+        if let focused = state.focused {
+            applyFocus(focused)
+            return
+        }
+        link.call(.resetFocus, ["scene": .string(sceneName)]) { [weak self] result in
+            guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self),
+                let focused = state.focused
+            else { return }
+            self.applyFocus(focused)
         }
     }
 
@@ -309,8 +323,8 @@ final class PageAdapter {
         initialFocus = nil
         if let own {
             report(own)
-        } else if let focused = state.focused {
-            applyFocus(focused)
+        } else {
+            applyFocusdFocus(state)
         }
     }
 
