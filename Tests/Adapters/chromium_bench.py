@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import ROOT, Session, Varlink, page_url, resident_kib, wait_for  # noqa: E402
+from harness import ROOT, Session, Varlink, drain_events, page_url, resident_kib, scene_arrival, wait_for  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--build-dir", default=os.path.join(ROOT, ".build/debug"))
@@ -46,13 +46,7 @@ def ms(seconds):
 
 session = Session(args.build_dir, focusd=args.focusd)
 try:
-    session.start_focusd()
-    session.start_adapter(page_url("many.html", "?n=1000"), adapter=args.adapter)
-    page = session.page()
-    focusd = session.varlink()
-    scene = page.scene_name()
-    if not wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active") == scene, 15):
-        sys.exit("the page's scene did not appear: " + session.adapter_log()[-2000:])
+    page, focusd, scene = session.start_page(page_url("many.html", "?n=1000"), adapter=args.adapter)
     wait_for(lambda: page.active() == "b0", 10)
     page.send("Runtime.enable")
     page.send("Runtime.addBinding", name="__benchFocus")
@@ -123,12 +117,7 @@ try:
     for index in range(2, 32):
         focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": f"b{index}"})
         wait_for(lambda: page.active() == f"b{index}", 5)
-        while True:  # drain the events of the Focus call
-            monitor.sock.settimeout(0.05)
-            try:
-                monitor.receive(timeout=0.05)
-            except (TimeoutError, OSError):
-                break
+        drain_events(monitor, 0.05)  # the events of the Focus call
         start = time.perf_counter()
         page.eval(f"document.getElementById('b{index}').remove(), true")
         evaluated = time.perf_counter()
@@ -149,28 +138,13 @@ try:
 
     # 3 and 4. The first scene of 5,000 candidates (navigation → focusd's scene event), beside the
     # page's own navigation → DOMContentLoaded (its Navigation Timing), and memory.
-    # Every scene change is a `scene` event (an UpdateScene's too): the old page's last ones are
-    # drained first, and an event counts only when focusd then holds the new page's last candidate.
-    while True:
-        try:
-            monitor.receive(timeout=0.2)
-        except (TimeoutError, OSError):
-            break
+    # The old page's last events are drained first, and the first scene is the event after which
+    # focusd holds the new page's last candidate (an UpdateScene is a `scene` event too).
+    drain_events(monitor)
     start = time.perf_counter()
     navigated_epoch, navigated_at = time.time(), time.perf_counter()
     page.send("Page.navigate", url=page_url("many.html", "?n=5000"))
-
-    def has_scene():
-        try:
-            reply = monitor.receive(timeout=0.5)
-        except (TimeoutError, OSError):
-            return None
-        at = time.perf_counter()
-        if reply.get("parameters", {}).get("event", {}).get("kind") != "scene":
-            return None
-        held = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"].get("children", [])
-        return at if held and held[-1].get("id") == "b4999" else None
-    first = wait_for(has_scene, 10, interval=0) - start
+    first = scene_arrival(monitor, focusd, scene, "b4999") - start
     # The page's own timing (Navigation Timing, ms from the navigation's start): the floor is
     # DOMContentLoaded's start. Its end is not the page's own: the agent's whole read runs inside
     # the event (a microtask of its own listener, the first one).

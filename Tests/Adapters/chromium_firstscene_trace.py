@@ -16,7 +16,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import ROOT, Session, Varlink, page_url, wait_for  # noqa: E402
+from harness import ROOT, Session, Varlink, drain_events, page_url, scene_arrival, wait_for  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--build-dir", default=os.path.join(ROOT, ".build/debug"))
@@ -28,13 +28,7 @@ args = parser.parse_args()
 
 session = Session(args.build_dir, focusd=args.focusd)
 try:
-    session.start_focusd()
-    session.start_adapter(page_url("many.html", "?n=1000"), adapter=args.adapter)
-    page = session.page()
-    focusd = session.varlink()
-    scene = page.scene_name()
-    if not wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active") == scene, 15):
-        sys.exit("the page's scene did not appear: " + session.adapter_log()[-2000:])
+    page, focusd, scene = session.start_page(page_url("many.html", "?n=1000"), adapter=args.adapter)
     monitor = Varlink(session.socket)
     monitor.send("io.focusd.Focus.Monitor", {"scene": scene}, more=True)
     monitor.receive()
@@ -49,26 +43,10 @@ try:
                      "-p", str(pid), "-o", os.path.join(args.strace, f"{name}-{run}.strace")], stderr=subprocess.DEVNULL))
             time.sleep(1.0)
         time.sleep(0.6)  # the old page's idle-time check, then its events drained
-        while True:
-            try:
-                monitor.receive(timeout=0.2)
-            except (TimeoutError, OSError):
-                break
+        drain_events(monitor)
         sent = time.time()
         page.send("Page.navigate", url=page_url("many.html", f"?n={size}"))
-        last = f"b{size - 1}"
-
-        def arrived():
-            try:
-                reply = monitor.receive(timeout=0.5)
-            except (TimeoutError, OSError):
-                return None
-            at = time.time()
-            if reply.get("parameters", {}).get("event", {}).get("kind") != "scene":
-                return None
-            held = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"].get("children", [])
-            return at if held and held[-1].get("id") == last else None
-        at = wait_for(arrived, 15, interval=0)
+        at = scene_arrival(monitor, focusd, scene, f"b{size - 1}", clock=time.time, timeout=15)
         for tracer in tracers:
             tracer.send_signal(2)
             tracer.wait()
