@@ -140,6 +140,48 @@ public final class FocusdLink {
         }
     }
 
+    /// Makes focusd's scene `name` the client's own description of its root, `encodedRoot` (JSON
+    /// text), sent in a SetScene at once, before the adapter reads it (a new document's first
+    /// scene of 5,000 candidates: the adapter's read of the page's message took 30-90 ms before
+    /// the SetScene could go). The link's copy is then read from the very bytes focusd was sent,
+    /// by focusd's own reader (`SceneBytes`, a few ms where the JSON tree took tens, on the core
+    /// focusd builds the scene on); text that reader leaves to the general way is read by
+    /// `decode`, which must give the scene `encodedRoot` describes. When neither can read it,
+    /// focusd is sent the scene the link had again (or the scene is removed, when it had none),
+    /// so focusd never keeps a scene the adapter does not know. Without a connection, or while an
+    /// earlier SetScene of the scene is unanswered, this is `publish` of the decoded scene
+    /// (nothing is sent before it is read). Returns the scene read, nil when none could be.
+    @discardableResult
+    public func replace(_ name: String, encodedRoot: [UInt8], decode: () -> Scene?) -> Scene? {
+        let previous = entries[name]
+        guard let control, control.isOpen, previous == nil || previous?.sent != nil else {
+            guard let scene = decode() else { return nil }
+            publish(scene, encodedRoot: encodedRoot)
+            return scene
+        }
+        let parameters = Self.setSceneParameters(name, root: encodedRoot)
+        sendSetScene(name, parameters: parameters)
+        let read = parameters.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: JSONValue.defaultDepthLimit) }
+        guard let scene = read ?? decode(), scene.name == name, scene.layoutDirection == nil, scene.policy == nil,
+            scene.sequentialWrap == nil, scene.persist == nil
+        else {
+            if let previous {
+                entries[name] = previous
+                setScene(name)
+            } else {
+                control.call(FocusMethod.removeScene.qualified, ["scene": .string(name)]) { _ in }
+            }
+            return nil
+        }
+        entries[name, default: Entry(wanted: scene)].wanted = scene
+        // The text is not kept: it served the one SetScene that counts; a re-send after focusd
+        // restarts encodes the scene (as after any patch), and the adapter's resident memory with a
+        // page of 5,000 candidates is 0.4 MB less (adapters.md §4: ≤ 16 MiB).
+        entries[name]?.wantedRoot = nil
+        entries[name]?.sent = scene
+        return scene
+    }
+
     /// Makes focusd's scene `scene.name` this one through changes the adapter already knows
     /// (`ScenePatch.apply` made `scene` and `requests` together), without comparing whole scenes.
     /// Before the scene was first sent on this connection it is a `publish`.
@@ -297,26 +339,38 @@ public final class FocusdLink {
     // MARK: Scenes
 
     private func setScene(_ name: String) {
-        guard let control, let scene = entries[name]?.wanted else { return }
+        guard control != nil, let scene = entries[name]?.wanted else { return }
         entries[name]?.sent = scene
-        var parameters = Array("{\"scene\":".utf8)
-        do {
-            if let root = entries[name]?.wantedRoot, scene.layoutDirection == nil, scene.policy == nil, scene.sequentialWrap == nil,
-                scene.persist == nil
-            {
-                parameters += Array("{\"name\":".utf8) + JSONValue.string(scene.name).serialized() + Array(",\"root\":".utf8)
-                parameters += root
-                parameters.append(UInt8(ascii: "}"))
-            } else {
-                parameters += try JSONTextEncoder().encode(scene)
+        let parameters: [UInt8]
+        if let root = entries[name]?.wantedRoot, scene.layoutDirection == nil, scene.policy == nil, scene.sequentialWrap == nil,
+            scene.persist == nil
+        {
+            parameters = Self.setSceneParameters(name, root: root)
+        } else {
+            do {
+                parameters = Array("{\"scene\":".utf8) + (try JSONTextEncoder().encode(scene)) + [UInt8(ascii: "}")]
+            } catch {
+                delegate?.sceneRejected(self, name: name, error: "cannot encode the scene: \(error)")
+                return
             }
-        } catch {
-            delegate?.sceneRejected(self, name: name, error: "cannot encode the scene: \(error)")
-            return
         }
-        parameters.append(UInt8(ascii: "}"))
+        sendSetScene(name, parameters: parameters)
+    }
+
+    /// SetScene's parameters for a scene of a name and a root (JSON text) alone.
+    private static func setSceneParameters(_ name: String, root: [UInt8]) -> [UInt8] {
+        var parameters = Array("{\"scene\":{\"name\":".utf8)
+        parameters += JSONValue.string(name).serialized()
+        parameters += Array(",\"root\":".utf8)
+        parameters += root
+        parameters += Array("}}".utf8)
+        return parameters
+    }
+
+    private func sendSetScene(_ name: String, parameters: [UInt8]) {
+        guard let control else { return }
         control.call(FocusMethod.setScene.qualified, encodedParameters: parameters) { [weak self] result in
-            guard let self else { return }
+            guard let self, self.entries[name] != nil else { return }  // withdrawn meanwhile
             guard case .success(let reply) = result, reply.error == nil else {
                 self.entries[name]?.sent = nil
                 if case .success(let reply) = result { self.rejected(name, reply) }

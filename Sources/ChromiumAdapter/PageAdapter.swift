@@ -82,31 +82,22 @@ final class PageAdapter {
             // A big scene's parse trees are freed now: hand the pages back (RSS, adapters.md §4).
             if payload.utf8.count >= 128 << 10 { _ = cmalloc_trim() }
         }
+        // A whole scene with its root last (as the agent writes it): its few other members are
+        // read, and the root's bytes go to focusd before the adapter reads them (`sceneReceived`).
+        if payload.utf8.starts(with: #"{"t":"scene","#.utf8), let parts = Self.sceneParts(Array(payload.utf8)),
+            let head = try? JSONValue.parse(parts.head),
+            head["t"]?.stringValue == "scene"
+        {
+            sceneReceived(head, encodedRoot: parts.root)
+            return
+        }
         guard let message = try? JSONValue.parse(payload), let kind = message["t"]?.stringValue else {
             AdapterLog.warning("page \(targetId) sent an unreadable message; ignored")
             return
         }
         switch kind {
         case "scene":
-            guard let rootValue = message["root"], let root = try? NodeReading.node(rootValue) else {
-                AdapterLog.warning("page \(targetId) described a scene focusd's types do not fit; ignored")
-                return
-            }
-            let fresh = message["fresh"]?.boolValue == true
-            if let seq = message["seq"]?.integerValue { pageSequence = Int(seq) }
-            scene = Scene(name: sceneName, root: root)
-            let known = link.sentScene(sceneName) != nil || monitored
-            link.publish(scene!, encodedRoot: Self.rootText(payload))
-            if visible && (browser.activePage == nil || browser.activePage === self) { browser.show(self) }
-            if fresh {
-                // The document's own focus, else its fragment's target, else focusd's default.
-                let own = message["focus"]?.stringValue ?? message["fragment"]?.stringValue
-                if known && monitored {
-                    adoptDocumentFocus(own)
-                } else {
-                    initialFocus = .some(own)
-                }
-            }
+            sceneReceived(message, encodedRoot: nil)
         case "offsets", "patch":
             // A part of the scene: it must follow the last message applied, else (a message lost,
             // one that did not fit) the agent is asked for the whole scene.
@@ -134,6 +125,44 @@ final class PageAdapter {
             if visible { browser.show(self) }
         default:
             AdapterLog.debug("page \(targetId): unknown message \(kind)")
+        }
+    }
+
+    /// A whole scene: `message` with its root, or its other members and the root's text
+    /// (`encodedRoot`). A new document's scene replaces focusd's at once from that text (focusd
+    /// builds it while the adapter reads it); another whole scene is compared with the scene sent
+    /// (a few changed nodes go as an UpdateScene).
+    private func sceneReceived(_ message: JSONValue, encodedRoot: [UInt8]?) {
+        let fresh = message["fresh"]?.boolValue == true
+        let known = link.sentScene(sceneName) != nil || monitored
+        let decode = { [self] () -> Scene? in
+            guard let rootValue = encodedRoot.flatMap({ try? JSONValue.parse($0) }) ?? message["root"],
+                let root = try? NodeReading.node(rootValue)
+            else {
+                AdapterLog.warning("page \(targetId) described a scene focusd's types do not fit; ignored")
+                return nil
+            }
+            return Scene(name: sceneName, root: root)
+        }
+        let read: Scene?
+        if fresh, let encodedRoot {
+            read = link.replace(sceneName, encodedRoot: encodedRoot, decode: decode)
+        } else {
+            read = decode()
+            if let read { link.publish(read, encodedRoot: encodedRoot) }
+        }
+        guard let read else { return }
+        scene = read
+        if let seq = message["seq"]?.integerValue { pageSequence = Int(seq) }
+        if visible && (browser.activePage == nil || browser.activePage === self) { browser.show(self) }
+        if fresh {
+            // The document's own focus, else its fragment's target, else focusd's default.
+            let own = message["focus"]?.stringValue ?? message["fragment"]?.stringValue
+            if known && monitored {
+                adoptDocumentFocus(own)
+            } else {
+                initialFocus = .some(own)
+            }
         }
     }
 
@@ -175,41 +204,49 @@ final class PageAdapter {
         return patch
     }
 
-    /// The text of a scene message's root, which the agent puts last: the value of the message's
-    /// top-level `root` member, only when that member closes the message and nothing before it
-    /// is an object or array (so the text is exactly what was parsed as `root`, nothing more).
+    /// The text of a scene message's root, which the agent puts last (``sceneParts(_:)``).
     static func rootText(_ payload: String) -> [UInt8]? {
-        let bytes = Array(payload.utf8)
+        sceneParts(Array(payload.utf8))?.root
+    }
+
+    /// A scene message cut in two: its other members as a message of their own (`head`), and the
+    /// text of its root — only when the root is the message's last top-level member and nothing
+    /// before it is an object or array (so `root` is exactly what a parse of the message reads
+    /// as its root, and `head` exactly its other members).
+    static func sceneParts(_ bytes: [UInt8]) -> (head: [UInt8], root: [UInt8])? {
         let key = Array(#","root":"#.utf8)
-        guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
-        var inString = false, escaped = false, depth = 0
-        var start: Int?
-        var index = 1
-        while index < bytes.count - 1 {
-            let byte = bytes[index]
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if start == nil {
-                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { return nil }
-                if byte == key[0], index + key.count < bytes.count, bytes[index..<index + key.count].elementsEqual(key) {
-                    start = index + key.count
-                    index = start!
-                    continue
+        guard bytes.count > key.count + 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
+        return bytes.withUnsafeBufferPointer { bytes -> (head: [UInt8], root: [UInt8])? in
+            var inString = false, escaped = false, depth = 0
+            var member: Int?  // where `,"root":` starts
+            var index = 1
+            let end = bytes.count - 1
+            while index < end {
+                let byte = bytes[index]
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                } else if member == nil {
+                    if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { return nil }
+                    if byte == key[0], index + key.count < bytes.count, bytes[index..<index + key.count].elementsEqual(key) {
+                        member = index
+                        index += key.count
+                        continue
+                    }
+                } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                    depth += 1
+                } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    depth -= 1
+                    if depth < 0 { return nil }
+                } else if byte == UInt8(ascii: ","), depth == 0 {
+                    return nil  // another member after the root
                 }
-            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                depth += 1
-            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-                depth -= 1
-                if depth < 0 { return nil }
-            } else if byte == UInt8(ascii: ","), depth == 0 {
-                return nil  // another member after the root
+                index += 1
             }
-            index += 1
+            guard let member, member + key.count < end, depth == 0, !inString else { return nil }
+            return (Array(bytes[0..<member]) + [UInt8(ascii: "}")], Array(bytes[(member + key.count)..<end]))
         }
-        guard let start, start < bytes.count - 1, depth == 0, !inString else { return nil }
-        return Array(bytes[start..<(bytes.count - 1)])
     }
 
     /// Tells focusd the page's own focus. focusd's focus events older than its answer are not
@@ -255,7 +292,24 @@ final class PageAdapter {
         }
         link.call(.getState, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self) else { return }
-            if let focused = state.focused { self.applyFocus(focused) }
+            self.applyFocusdFocus(state)
+        }
+    }
+
+    /// focusd's focus applied to the page; when focusd holds none, its default focus. A scene
+    /// focusd replaces keeps no focus when it had none (a first document with no candidate, such
+    /// as the browser's initial blank one, then the page's own), and only a scene's creation or
+    /// `ResetFocus` chooses the default.
+    private func applyFocusdFocus(_ state: FocusState) {
+        if let focused = state.focused {
+            applyFocus(focused)
+            return
+        }
+        link.call(.resetFocus, ["scene": .string(sceneName)]) { [weak self] result in
+            guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self),
+                let focused = state.focused
+            else { return }
+            self.applyFocus(focused)
         }
     }
 
@@ -269,8 +323,8 @@ final class PageAdapter {
         initialFocus = nil
         if let own {
             report(own)
-        } else if let focused = state.focused {
-            applyFocus(focused)
+        } else {
+            applyFocusdFocus(state)
         }
     }
 

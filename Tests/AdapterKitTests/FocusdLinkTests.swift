@@ -1,4 +1,5 @@
 import FocusEngine
+import FocusWire
 import Foundation
 import SystemCalls
 import Testing
@@ -35,6 +36,17 @@ struct FocusdLinkTests {
         }))
     }
 
+    /// A focusd of its own, and a started link to it on a new loop, heard by a recorder.
+    private static func started() throws -> (TestFocusd, AdapterLoop, FocusdLink, Recorder) {
+        let daemon = try TestFocusd()
+        let loop = AdapterLoop()
+        let link = FocusdLink(loop: loop, socket: daemon.socket)
+        let recorder = Recorder()
+        link.delegate = recorder
+        link.start()
+        return (daemon, loop, link, recorder)
+    }
+
     /// Runs `loop` until `done` or `seconds` pass (a deadline timer stops it).
     static func run(_ loop: AdapterLoop, seconds: Int = 10) {
         let deadline = loop.schedule(after: .seconds(seconds)) { loop.stop() }
@@ -44,13 +56,8 @@ struct FocusdLinkTests {
 
     @Test("a published scene is owned, monitored before use, diffed, and its events delivered")
     func publishMonitorAndEvents() throws {
-        let daemon = try TestFocusd()
+        let (daemon, loop, link, recorder) = try Self.started()
         defer { daemon.stop() }
-        let loop = AdapterLoop()
-        let link = FocusdLink(loop: loop, socket: daemon.socket)
-        let recorder = Recorder()
-        link.delegate = recorder
-        link.start()
         link.publish(Self.row("app", count: 3))
         link.activate("app")
         let driver = try VarlinkClient(path: daemon.socket)
@@ -85,15 +92,50 @@ struct FocusdLinkTests {
         #expect(gone)
     }
 
+    @Test("a scene replaced from its text goes to focusd before the adapter reads it, by focusd's own reader; text neither reader takes gives focusd back the scene it had")
+    func replaceFromText() throws {
+        let (daemon, loop, link, recorder) = try Self.started()
+        defer { daemon.stop() }
+        let driver = try VarlinkClient(path: daemon.socket)
+        func children(_ scene: String) throws -> Int? {
+            try driver.call("io.focusd.Inspect.GetScene", ["scene": .string(scene)])["scene"]?["root"]?["children"]?.arrayValue?.count
+        }
+        let five = Array(try JSONTextEncoder().encode(Self.row("app", count: 5).root))
+        let seven = Array(try JSONTextEncoder().encode(Self.row("app", count: 7).root))
+        // Three nodes, with an escape focusd's general parser reads and SceneBytes leaves to it.
+        let escaped = Array(String(decoding: try JSONTextEncoder().encode(Self.row("app", count: 3).root), as: UTF8.self)
+            .replacing(#""id":"b0""#, with: #""id":"\u0062\u0030""#).utf8)
+        #expect(escaped.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: 64) } == nil)
+        var decoded: [Int] = []
+        var held: [Int?] = []
+        // New: sent, then read by SceneBytes (`decode` is not asked); its Monitor follows.
+        link.replace("app", encodedRoot: five) { decoded.append(5); return nil }
+        recorder.onReady = { _ in
+            // Replaced: the same.
+            link.replace("app", encodedRoot: seven) { decoded.append(7); return nil }
+            #expect(link.sentScene("app") == Self.row("app", count: 7))
+            link.reportFocus("b6", in: "app") { state in
+                #expect(state?.focused == "b6")
+                held.append(try? children("app"))
+                // Text neither the link nor `decode` reads: focusd is given the scene the link knows again.
+                link.replace("app", encodedRoot: escaped) { decoded.append(3); return nil }
+                link.reportFocus("b1", in: "app") { _ in
+                    held.append(try? children("app"))
+                    loop.stop()
+                }
+            }
+        }
+        Self.run(loop)
+        #expect(decoded == [3])
+        #expect(held == [7, 7])
+        #expect(link.sentScene("app") == Self.row("app", count: 7))
+        #expect(recorder.rejected.isEmpty)
+    }
+
     @Test("when focusd restarts, the link reconnects through its socket's directory and re-sends its scenes")
     func reconnectsAndResends() throws {
-        let daemon = try TestFocusd()
+        let (daemon, loop, link, recorder) = try Self.started()
         defer { daemon.stop() }
-        let loop = AdapterLoop()
-        let link = FocusdLink(loop: loop, socket: daemon.socket)
-        let recorder = Recorder()
-        link.delegate = recorder
-        link.start()
         link.publish(Self.row("app", count: 2))
         link.activate("app")
         recorder.onReady = { _ in

@@ -197,6 +197,17 @@ def main(session):
     after = wakeups(session.adapter.pid)
     check("an idle page: 0 adapter wake-ups in 10 s", after - before == 0, f"{after - before} context switches")
 
+    # A document with no candidate (focusd's focus: none), then one with candidates and no DOM
+    # focus of its own: focusd's default focus is chosen and applied (a scene replaced while
+    # nothing was focused keeps nothing focused in focusd until it is asked for its default).
+    page.send("Page.navigate", url="about:blank")
+    wait_for(lambda: not focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"].get("children"), 10)
+    wait_for(lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"].get("focused") is None, 5)
+    page.send("Page.navigate", url=page_url("tv.html"))
+    focused = wait_for(lambda: page.active(), 5)
+    check("after a document with no candidate, the next one gets focusd's default focus", focused and focused == focusd.call(
+        "io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"], f"DOM {focused}")
+
     # Navigation to a new document: same scene name, content replaced, its focus applied.
     page.send("Page.navigate", url=page_url("list.html"))
     replaced = wait_for(lambda: "item-0" in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 10)
@@ -302,6 +313,10 @@ def main(session):
     recovered = wait_for(lambda: (lambda a: a if a and a not in ("g0", "g1") and a == focused() else None)(page.active()), 5)
     check("a removed subtree holding the focused element: its candidates go, focusd's recovery is applied to the page",
           recovered and not ({"g0", "g1"} & scene_ids()), f"DOM {page.active()}, focusd {focused()}")
+    # Every document's first scene so far was read by the adapter, so the patches that followed it
+    # were in sequence: the adapter never had to ask a page for its whole scene again.
+    check("each new document's patches follow its first scene: no whole scene asked for again",
+          "does not fit" not in session.adapter_log(), session.adapter_log()[-1500:])
     # A patch out of sequence (as if a message had been lost; here a script of the page calls the
     # binding itself): the adapter asks for the whole scene, and patches go on after it.
     wholes = page.eval("__focusd.stats().whole")

@@ -149,6 +149,18 @@ class Session:
     def varlink(self):
         return Varlink(self.socket)
 
+    def start_page(self, url, adapter=None):
+        """focusd, then the adapter on `url`: (the page, a client of focusd, the page's scene name)
+        once that scene is active."""
+        self.start_focusd()
+        self.start_adapter(url, adapter=adapter)
+        page = self.page()
+        focusd = self.varlink()
+        scene = page.scene_name()
+        if not wait_for(lambda: focusd.call("io.focusd.Focus.ListScenes").get("active") == scene, 15):
+            sys.exit("the page's scene did not appear: " + self.adapter_log()[-2000:])
+        return page, focusd, scene
+
     def adapter_log(self):
         return open(os.path.join(self.work, "adapter.log"), errors="replace").read()
 
@@ -220,3 +232,29 @@ def resident_kib(pid):
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return None
+
+
+def drain_events(monitor, quiet=0.2):
+    """Drops what a Monitor stream has queued, until it has been quiet for `quiet` seconds."""
+    while True:
+        try:
+            monitor.receive(timeout=quiet)
+        except (TimeoutError, OSError):
+            return
+
+
+def scene_arrival(monitor, focusd, scene, last, clock=time.perf_counter, timeout=10):
+    """`clock()` when the `scene` event came after which focusd holds `last` as the scene root's
+    last child (a page's new document), or None. Every scene change is a `scene` event (an
+    UpdateScene's too), so an event of the old document is not taken for the new one's."""
+    def arrived():
+        try:
+            reply = monitor.receive(timeout=0.5)
+        except (TimeoutError, OSError):
+            return None
+        at = clock()
+        if reply.get("parameters", {}).get("event", {}).get("kind") != "scene":
+            return None
+        held = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"].get("children", [])
+        return at if held and held[-1].get("id") == last else None
+    return wait_for(arrived, timeout, interval=0)

@@ -34,7 +34,7 @@ struct PageScriptTests {
         #expect(PageAdapter.keyValue("somethingNew") == "SomethingNew")
     }
 
-    @Test("a scene message's root text is taken only when it is exactly the message's last top-level member")
+    @Test("a scene message's root text and its other members are cut apart only when the root is exactly the message's last top-level member")
     func rootTextIsExactlyTheRootMember() {
         let text = { (payload: String) in PageAdapter.rootText(payload).map { String(decoding: $0, as: UTF8.self) } }
         let root = ##"{"id":"#document","children":[{"id":"a","frame":{"x":1,"y":2,"width":3,"height":4}}]}"##
@@ -47,5 +47,10 @@ struct PageScriptTests {
         #expect(text(#"{"t":"scene"}"#) == nil)
         #expect(text(#"{"t":"scene","root":}"#) == nil)
         #expect(text("") == nil)
+        // The other members, as a message of their own: exactly what a parse of the message reads besides the root.
+        let message = #"{"t":"scene","url":"http://x/?q=,\"root\":{","fresh":true,"focus":null,"root":"# + root + "}"
+        let parts = PageAdapter.sceneParts(Array(message.utf8))
+        #expect(parts.map { String(decoding: $0.head, as: UTF8.self) } == #"{"t":"scene","url":"http://x/?q=,\"root\":{","fresh":true,"focus":null}"#)
+        #expect(parts.map { String(decoding: $0.root, as: UTF8.self) } == root)
     }
 }
