@@ -146,10 +146,7 @@ final class FocusInterface {
                 // Read straight from the message's bytes when it can (SceneDecoding.largeCalls).
                 let decoded = context.decoded as? SceneDecoding.DecodedUpdate
                 if let decoded { logger.debug("scene '\(decoded.scene)': UpdateScene was read from its bytes") }
-                if let worker, let name = context.parameters["scene"]?.stringValue,
-                    decoded.map({ Self.isLargeUpdate($0) }) ?? Self.isLargeUpdate(context.parameters)
-                        || hub.nodesUnder(decoded.map(Self.touchedIds) ?? Self.touchedIds(context.parameters), in: name, limit: Self.offLoopValues) >= Self.offLoopValues
-                {
+                if let worker, let name = context.parameters["scene"]?.stringValue, buildsOffLoop(context.parameters, decoded, scene: name) {
                     let carried = Carried(context.takeParameters())
                     carried.decodedUpdate = context.takeDecoded() as? SceneDecoding.DecodedUpdate
                     buildUpdate(context, name: name, carried: carried, on: worker)
@@ -458,9 +455,17 @@ final class FocusInterface {
         return false
     }
 
-    /// The ids an `UpdateScene` removes or may replace (its patches' nodes): a small patch that
-    /// takes apart a subtree of 100,000 nodes costs as much as a large one, so it is applied off
-    /// the loop too (``SceneHub/nodesUnder(_:in:limit:)`` counts what stands under them).
+    /// Whether an `UpdateScene` of the scene `name` is applied to a copy on the worker: a large
+    /// patch, or a small one that takes apart a subtree of many nodes (it costs as much: removing
+    /// one node that holds 100,000 held every other client for seconds on the loop).
+    private func buildsOffLoop(_ parameters: JSONValue, _ decoded: SceneDecoding.DecodedUpdate?, scene name: String) -> Bool {
+        if decoded.map({ Self.isLargeUpdate($0) }) ?? Self.isLargeUpdate(parameters) { return true }
+        let touched = decoded.map(Self.touchedIds) ?? Self.touchedIds(parameters)
+        return hub.nodesUnder(touched, in: name, limit: Self.offLoopValues) >= Self.offLoopValues
+    }
+
+    /// The ids an `UpdateScene` removes or may replace (its patches' nodes), for
+    /// ``SceneHub/nodesUnder(_:in:limit:)`` to count what stands under them.
     static func touchedIds(_ parameters: JSONValue) -> [String] {
         (parameters["remove"]?.arrayValue ?? []).compactMap(\.stringValue)
             + (parameters["upsert"]?.arrayValue ?? []).compactMap { $0["node"]?["id"]?.stringValue }

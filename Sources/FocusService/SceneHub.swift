@@ -178,10 +178,13 @@ public final class SceneHub {
             throw .sceneOwned(scene: scene.name)
         }
         if let setter { try checkCaps(setter, replacing: scene.name, newScene: true, addedNodes: Self.count(scene.root)) }
-        if let session = entries[scene.name]?.session {
+        if let index = entries.index(forKey: scene.name) {
             // Built here and swapped in, as `install` does, so the replaced tree can be handed
-            // over: a small scene replacing one of 100,000 nodes frees them off the loop.
-            var tree = try SceneSession.prepare(scene, limits: session.limits, scrollContainerIds: session.scrollContainerIds)
+            // over: a small scene replacing one of 100,000 nodes frees them off the loop. (What
+            // the build depends on is read in place: a copy of the session held beside the
+            // swap would share its buffers.)
+            let (limits, scrollIds) = inPlace(at: index) { ($0.session.limits, $0.session.scrollContainerIds) }
+            var tree = try SceneSession.prepare(scene, limits: limits, scrollContainerIds: scrollIds)
             var entry = entries.removeValue(forKey: scene.name)!  // the one reference: no copy
             let before = entry.session.nodeCount
             let outcome = entry.session.replace(swapping: &tree)
