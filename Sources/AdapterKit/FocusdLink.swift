@@ -162,9 +162,7 @@ public final class FocusdLink {
         let parameters = Self.setSceneParameters(name, root: encodedRoot)
         sendSetScene(name, parameters: parameters)
         let read = parameters.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: JSONValue.defaultDepthLimit) }
-        guard let scene = read ?? decode(), scene.name == name, scene.layoutDirection == nil, scene.policy == nil,
-            scene.sequentialWrap == nil, scene.persist == nil
-        else {
+        guard let scene = read ?? decode(), scene.name == name, scene.isNameAndRootOnly else {
             if let previous {
                 entries[name] = previous
                 setScene(name)
@@ -342,9 +340,7 @@ public final class FocusdLink {
         guard control != nil, let scene = entries[name]?.wanted else { return }
         entries[name]?.sent = scene
         let parameters: [UInt8]
-        if let root = entries[name]?.wantedRoot, scene.layoutDirection == nil, scene.policy == nil, scene.sequentialWrap == nil,
-            scene.persist == nil
-        {
+        if let root = entries[name]?.wantedRoot, scene.isNameAndRootOnly {
             parameters = Self.setSceneParameters(name, root: root)
         } else {
             do {
@@ -489,5 +485,13 @@ final class SocketWaiter {
     deinit {
         loop.remove(token)
         if fd >= 0 { Posix.closeDescriptor(fd) }
+    }
+}
+
+extension Scene {
+    /// Whether the scene is its name and its root alone, so that SetScene's parameters can be
+    /// written as the name and the root's text (``FocusdLink``'s `setSceneParameters`).
+    fileprivate var isNameAndRootOnly: Bool {
+        layoutDirection == nil && policy == nil && sequentialWrap == nil && persist == nil
     }
 }
