@@ -58,6 +58,9 @@ public final class AtspiAdapter {
         /// Reads of a window's extents in flight: until they are answered, its origin the adapter
         /// knows may not be the one an answer about its widgets was computed with (the window moved).
         var windowReads: [String: Int] = [:]
+        /// Placements and announcements of accessibles not known yet (GTK 3 may lay a widget out
+        /// and announce it before its `children-changed`), used when the path is learned.
+        var early = EarlyNotices()
         init(bus: String) { self.bus = bus }
     }
 
@@ -256,7 +259,10 @@ public final class AtspiAdapter {
                 let items = listed.compactMap(AtspiAdapter.cacheItem)
                 if items.contains(where: { $0.parent == AtspiAdapter.root }) {
                     self.debug?("atspi: \(app.bus) listed \(items.count) accessibles in Cache.GetItems")
-                    for path in app.tree.load(items, root: AtspiAdapter.root) { self.readNeeded(app, path) }
+                    for path in app.tree.load(items, root: AtspiAdapter.root) {
+                        self.adoptEarly(app, path)
+                        self.readNeeded(app, path)
+                    }
                     if app.tree[AtspiAdapter.root]?.childrenRead != true { self.readChildren(app, AtspiAdapter.root) }
                     return
                 }
@@ -308,6 +314,17 @@ public final class AtspiAdapter {
             readExtents(app, path)
             readChildren(app, path, eager: true)
         }
+        adoptEarly(app, path)
+    }
+
+    /// `path` is known now: what the application said of it before (its placement, its
+    /// announcement) is used as if it had come now. The reads are sent all the same and win.
+    private func adoptEarly(_ app: App, _ path: String) {
+        guard let kept = app.early.take(path) else { return }
+        let used = app.tree.adopt(kept, at: path)
+        debug?("atspi: \(path) learned; used from before it: \(used.announced ? "its announcement" : "no announcement"), \(used.placed ? "its placement" : "no placement")")
+        if used.announced { announced(app, path) }
+        if used.placed { placed(app, path, kept.placement) }
     }
 
     /// Once an accessible's role and state are known (and again when it is shown, or becomes
@@ -428,10 +445,13 @@ public final class AtspiAdapter {
             }
             return
         }
-        guard let app = apps[signal.sender], app.tree[signal.path] != nil else {
-            debug?("atspi: \(signal.member) \(signal.body.first?.string ?? "") on unknown \(signal.path) of \(signal.sender)")
-            return
+        guard let app = apps[signal.sender] else { return }
+        // A child removed, known or not: what was kept of it from before is not used.
+        if signal.member == "ChildrenChanged", signal.body.first?.string?.hasPrefix("remove") == true,
+           let child = signal.body[safe: 3]?.items?[safe: 1]?.string {
+            app.early.forget(child)
         }
+        guard app.tree[signal.path] != nil else { return keepEarly(app, signal) }
         let path = signal.path
         if signal.member != "BoundsChanged" { debug?("atspi: \(signal.member) \(signal.body.first?.string ?? "") \(signal.body[safe: 1]?.int ?? 0) on \(path)") }
         let detail = signal.body.first?.string ?? ""
@@ -472,34 +492,60 @@ public final class AtspiAdapter {
             }
             readChildren(app, path)
         case "BoundsChanged":
-            // The event's rectangle (GTK 3: the allocation, on the surface the widget is drawn on).
-            if let r = signal.body[safe: 3]?.items?.compactMap(\.int), r.count == 4 {
-                app.tree.nodes[path]?.placement = Extents(x: r[0], y: r[1], width: r[2], height: r[3])
-            }
-            // Coalesced: one re-read of the kept accessibles under it per wake-up (flush).
-            if app.boundsDirty.index(forKey: path) == nil { app.boundsDirty.updateValue(app.tree[path]?.extents, forKey: path) }
+            if let placement = AtspiAdapter.placement(signal) { placed(app, path, placement) }
         default:
             break
         }
     }
 
-    /// `Cache.AddAccessible`: an accessible the adapter knows (its `children-changed` came) whose
-    /// role and state are not read yet takes them from the announcement. GTK may lay the widget
-    /// out before it answers the reads sent at the `children-changed`; it then answers them only
-    /// after painting that frame, while the announcement came before the placement.
-    private func cacheAdded(_ signal: DBusSignal) {
-        guard let app = apps[signal.sender], let item = signal.body.first.flatMap(AtspiAdapter.cacheItem),
-              let node = app.tree[item.path], node.parent == item.parent, !node.statesRead else { return }
-        debug?("atspi: \(item.path) announced by the application's cache: role \(item.role)")
-        if !node.roleRead {
-            app.tree.nodes[item.path]?.role = item.role
-            app.tree.nodes[item.path]?.roleRead = true
+    /// A `bounds-changed` event's rectangle (GTK 3: the allocation, on the surface the widget is
+    /// drawn on): `.some(nil)` where it is not real (INT_MIN), nil where the event carries none.
+    private static func placement(_ signal: DBusSignal) -> Extents?? {
+        guard let r = signal.body[safe: 3]?.items?.compactMap(\.int), r.count == 4 else { return nil }
+        return .some(Extents(x: r[0], y: r[1], width: r[2], height: r[3]))
+    }
+
+    /// `path` was placed (its `bounds-changed`, or one kept from before the path was known).
+    private func placed(_ app: App, _ path: String, _ placement: Extents?) {
+        app.tree.nodes[path]?.placement = placement
+        // Coalesced: one re-read of the kept accessibles under it per wake-up (flush).
+        if app.boundsDirty.index(forKey: path) == nil { app.boundsDirty.updateValue(app.tree[path]?.extents, forKey: path) }
+    }
+
+    /// An event about an accessible the adapter does not know yet: a placement and a state change
+    /// (of an announced one) are kept for when its path is learned; `defunct` forgets what was kept.
+    private func keepEarly(_ app: App, _ signal: DBusSignal) {
+        debug?("atspi: \(signal.member) \(signal.body.first?.string ?? "") \(signal.body[safe: 1]?.int ?? 0) on unknown \(signal.path) of \(signal.sender)")
+        let detail = signal.body.first?.string ?? ""
+        switch signal.member {
+        case "BoundsChanged":
+            if let placement = AtspiAdapter.placement(signal) { app.early.placed(signal.path, placement) }
+        case "StateChanged":
+            guard let state = AtspiStates.named(detail) else { return }
+            let on = (signal.body[safe: 1]?.int ?? 0) != 0
+            if state == AtspiStates.defunct && on { app.early.forget(signal.path) } else { app.early.stateChanged(signal.path, state: state, on: on) }
+        default:
+            break
         }
-        app.tree.nodes[item.path]?.states = item.states
-        app.tree.nodes[item.path]?.statesRead = true
-        app.tree.learn(item.states)
-        readNeeded(app, item.path)
-        markDirty(app, item.path)
+    }
+
+    /// `Cache.AddAccessible`: an accessible the adapter knows whose role and state are not read
+    /// yet takes them from the announcement (`AccessibleTree.announce`); one it does not know yet
+    /// (at-spi2-atk may announce it before its `children-changed`) is kept until it is learned.
+    private func cacheAdded(_ signal: DBusSignal) {
+        guard let app = apps[signal.sender], let item = signal.body.first.flatMap(AtspiAdapter.cacheItem) else { return }
+        if app.tree[item.path] == nil {
+            app.early.announced(item)
+        } else if app.tree.announce(item) {
+            announced(app, item.path)
+        }
+    }
+
+    /// `path` took its role and state from its announcement: what the scene needs of it is read.
+    private func announced(_ app: App, _ path: String) {
+        debug?("atspi: \(path) announced by the application's cache: role \(app.tree[path]?.role ?? 0)")
+        readNeeded(app, path)
+        markDirty(app, path)
     }
 
     private func windowEvent(_ signal: DBusSignal) {

@@ -179,7 +179,7 @@ public struct AccessibleTree: Sendable {
 
     /// One accessible as `org.a11y.atspi.Cache.GetItems` lists it (at-spi2-atk answers it while
     /// a client is registered for `object:children-changed`, as the adapter is).
-    public struct CacheItem: Sendable {
+    public struct CacheItem: Equatable, Sendable {
         public var path: String, parent: String, index: Int, childCount: Int, role: Int, states: AtspiStates
         public init(path: String, parent: String, index: Int, childCount: Int, role: Int, states: AtspiStates) {
             self.path = path
@@ -226,6 +226,36 @@ public struct AccessibleTree: Sendable {
             nodes[path]?.childrenAsked = true
         }
         return loaded
+    }
+
+    /// `Cache.AddAccessible`: an accessible known under the parent the item names, whose state is
+    /// not read yet, takes the item's role and state until its reads answer. GTK 3 may lay a
+    /// widget out before it answers the reads sent at its `children-changed`, and then answers
+    /// them only after painting that frame; the announcement came before the layout. Returns
+    /// whether it was used.
+    @discardableResult
+    public mutating func announce(_ item: CacheItem) -> Bool {
+        guard let node = nodes[item.path], node.parent == item.parent, !node.statesRead else { return false }
+        if !node.roleRead {
+            nodes[item.path]?.role = item.role
+            nodes[item.path]?.roleRead = true
+        }
+        nodes[item.path]?.states = item.states
+        nodes[item.path]?.statesRead = true
+        learn(item.states)
+        return true
+    }
+
+    /// `path` was just learned (a `children-changed`, a children list, a cache listing): what the
+    /// application said of it before (`EarlyNotices`) is used as if it had come now: its
+    /// announcement (where it names the parent the path was learned under) and its last
+    /// placement (a rectangle that was not real leaves none). Returns what was used; a placement
+    /// used is re-read as a `bounds-changed` is.
+    public mutating func adopt(_ kept: EarlyNotices.Entry, at path: String) -> (announced: Bool, placed: Bool) {
+        guard nodes[path] != nil else { return (false, false) }
+        let announced = kept.item.map { $0.path == path && announce($0) } ?? false
+        if kept.placed { nodes[path]?.placement = kept.placement }
+        return (announced, kept.placed)
     }
 
     /// The screen extents of `path` at its first placement, before any read is answered: its
@@ -374,6 +404,87 @@ public struct AccessibleTree: Sendable {
             return last
         }
         return scene.ids().first { nodes[$0]?.states.contains(AtspiStates.focused) == true && $0 != scene.id }
+    }
+}
+
+/// What an application said about accessibles before the adapter knew them. GTK 3 may lay a
+/// widget out (its `bounds-changed`) and at-spi2-atk announce it (`Cache.AddAccessible`, with
+/// its role and state) before the `children-changed` that names it; those events would be lost
+/// and the widget's frame wait for a read GTK answers only after painting. They are kept per
+/// application until the path is learned (then used as if they had come after it), the object
+/// is removed, or the application goes. At most `limit` paths are kept, the oldest dropped: an
+/// application sending events for paths that never come costs no more than that.
+public struct EarlyNotices: Sendable {
+    public struct Entry: Equatable, Sendable {
+        /// Whether a `bounds-changed` came, and its rectangle (nil: not real, GTK 3's INT_MIN).
+        public var placed = false
+        public var placement: Extents?
+        /// The last `Cache.AddAccessible` item, its states as later `state-changed` events left them.
+        public var item: AccessibleTree.CacheItem?
+        fileprivate var stamp: UInt64 = 0
+    }
+
+    public let limit: Int
+    private var entries: [String: Entry] = [:]
+    /// Paths in the order their entries were last touched; a pair whose stamp is no longer its
+    /// entry's is stale (touched again, taken or forgotten) and skipped.
+    private var order: [(path: String, stamp: UInt64)] = []
+    private var head = 0
+    private var clock: UInt64 = 0
+
+    public init(limit: Int = 256) {
+        self.limit = max(1, limit)
+    }
+
+    public var count: Int { entries.count }
+    public subscript(path: String) -> Entry? { entries[path] }
+
+    /// A `bounds-changed` of `path`: its rectangle, nil where it is not real.
+    public mutating func placed(_ path: String, _ placement: Extents?) {
+        touch(path) {
+            $0.placed = true
+            $0.placement = placement
+        }
+    }
+
+    /// A `Cache.AddAccessible` of an accessible not known yet.
+    public mutating func announced(_ item: AccessibleTree.CacheItem) {
+        touch(item.path) { $0.item = item }
+    }
+
+    /// A `state-changed` of `path`: kept only on an announced item (the states it is used with).
+    public mutating func stateChanged(_ path: String, state: Int, on: Bool) {
+        guard entries[path]?.item != nil else { return }
+        entries[path]?.item?.states.set(state, on)
+    }
+
+    /// The path is known now: what was kept of it, handed over once.
+    public mutating func take(_ path: String) -> Entry? {
+        entries.removeValue(forKey: path)
+    }
+
+    /// The object is gone (removed from its parent, defunct): nothing kept of it is used.
+    public mutating func forget(_ path: String) {
+        entries.removeValue(forKey: path)
+    }
+
+    private mutating func touch(_ path: String, _ change: (inout Entry) -> Void) {
+        var entry = entries[path] ?? Entry()
+        change(&entry)
+        clock += 1
+        entry.stamp = clock
+        entries[path] = entry
+        order.append((path, clock))
+        while entries.count > limit, head < order.count {
+            let oldest = order[head]
+            head += 1
+            if entries[oldest.path]?.stamp == oldest.stamp { entries.removeValue(forKey: oldest.path) }
+        }
+        // Stale pairs are dropped now and then, so `order` stays within a few times `limit`.
+        if head >= limit || order.count > 4 * limit {
+            order = order[head...].filter { entries[$0.path]?.stamp == $0.stamp }
+            head = 0
+        }
     }
 }
 

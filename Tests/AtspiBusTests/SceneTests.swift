@@ -228,6 +228,131 @@ struct PlacementTests {
     }
 }
 
+@Suite("Placements and announcements that come before the path is known")
+struct EarlyNoticeTests {
+    /// The window of `PlacementTests`: two buttons on one surface, 4 px right and 20 px down of
+    /// the window's origin.
+    func window() -> TreeMaker { PlacementTests().window() }
+
+    func item(_ path: String, parent: String = "/panel", states: [Int] = [AtspiStates.enabled, AtspiStates.sensitive, AtspiStates.visible, AtspiStates.focusable]) -> AccessibleTree.CacheItem {
+        var bits = AtspiStates(bits: 0)
+        for s in states { bits.set(s, true) }
+        return AccessibleTree.CacheItem(path: path, parent: parent, index: 2, childCount: 0, role: AtspiRole.pushButton, states: bits)
+    }
+
+    /// The path learned as a `children-changed` teaches it: known under its parent, nothing read.
+    func learn(_ path: String, in t: inout TreeMaker, under parent: String = "/panel") {
+        t.tree[path] = Accessible(path: path, parent: parent)
+        t.tree.nodes[parent]?.children.append(path)
+    }
+
+    @Test("an early placement and announcement are used when the child is announced: framed and shown as if they came after")
+    func earlyPlacementUsed() throws {
+        var t = window()
+        var early = EarlyNotices()
+        early.placed("/new", Extents(x: 8, y: 90, width: 80, height: 30))
+        early.announced(item("/new"))
+        #expect(t.tree.predictedExtents(of: "/new", window: "/w") == nil)  // not known yet
+        learn("/new", in: &t)
+        let taken = early.take("/new")
+        let kept = try #require(taken)
+        let again = early.take("/new")
+        #expect(again == nil)  // handed over once
+        let used = t.tree.adopt(kept, at: "/new")
+        #expect(used.announced && used.placed)
+        #expect(t.tree["/new"]?.statesRead == true && t.tree["/new"]?.role == AtspiRole.pushButton)
+        // The same prediction a placement after the children-changed gives (PlacementTests).
+        let predicted = try #require(t.tree.predictedExtents(of: "/new", window: "/w"))
+        #expect(predicted.extents == Extents(x: 112, y: 160, width: 80, height: 30))
+        t.tree.nodes["/new"]?.extents = predicted.extents
+        #expect(t.tree.showsOnPlacement("/new"))
+        // The read still wins: one elsewhere contradicts it and stops predictions in the panel.
+        t.tree.nodes["/new"]?.predictedOffset = predicted.offset
+        t.tree.nodes["/new"]?.extents = Extents(x: 300, y: 300, width: 80, height: 30)
+        #expect(t.tree.learnPlacement(of: "/new", window: "/w") != nil)
+        #expect(t.tree["/panel"]?.placementsDiffer == true)
+    }
+
+    @Test("state changes after an early announcement are kept on it; a state read already in wins over the announcement")
+    func earlyStates() throws {
+        var t = window()
+        var early = EarlyNotices()
+        early.announced(item("/new", states: [AtspiStates.enabled, AtspiStates.sensitive, AtspiStates.focusable]))
+        early.stateChanged("/new", state: AtspiStates.visible, on: true)
+        early.stateChanged("/other", state: AtspiStates.visible, on: true)  // never announced: nothing kept
+        #expect(early["/other"] == nil && early.count == 1)
+        learn("/new", in: &t)
+        let taken = early.take("/new")
+        let kept = try #require(taken)
+        #expect(t.tree.adopt(kept, at: "/new").announced)
+        #expect(t.tree["/new"]?.states.contains(AtspiStates.visible) == true)
+        // A second announcement (or one after the state read) changes nothing.
+        let second = t.tree.announce(item("/new", states: []))
+        #expect(!second)
+        #expect(t.tree["/new"]?.states.contains(AtspiStates.visible) == true)
+    }
+
+    @Test("an announcement naming another parent than the one the path is learned under is not used")
+    func otherParent() throws {
+        var t = window()
+        var early = EarlyNotices()
+        early.announced(item("/new", parent: "/elsewhere"))
+        learn("/new", in: &t)
+        let taken = early.take("/new")
+        let kept = try #require(taken)
+        let used = t.tree.adopt(kept, at: "/new")
+        #expect(!used.announced && !used.placed)
+        #expect(t.tree["/new"]?.statesRead == false)
+    }
+
+    @Test("a removed object's early placement is not used")
+    func removedNotUsed() {
+        var early = EarlyNotices()
+        early.placed("/gone", Extents(x: 8, y: 90, width: 80, height: 30))
+        early.announced(item("/gone"))
+        early.forget("/gone")
+        let taken = early.take("/gone")
+        #expect(taken == nil && early.count == 0)
+    }
+
+    @Test("a last placement that is not real (INT_MIN) leaves none: never a frame from it")
+    func notRealPlacement() throws {
+        var t = window()
+        var early = EarlyNotices()
+        let intMin = Int(Int32.min)
+        early.placed("/new", Extents(x: 8, y: 90, width: 80, height: 30))
+        early.placed("/new", Extents(x: intMin, y: intMin, width: 80, height: 30))
+        early.announced(item("/new"))
+        learn("/new", in: &t)
+        let taken = early.take("/new")
+        let kept = try #require(taken)
+        let used = t.tree.adopt(kept, at: "/new")
+        #expect(used.placed)  // re-read as a bounds-changed is
+        #expect(t.tree["/new"]?.placement == nil)
+        #expect(t.tree.predictedExtents(of: "/new", window: "/w") == nil)
+    }
+
+    @Test("a kept entry is bounded: the oldest paths are dropped, one touched again is kept, a flood of new paths holds at the limit")
+    func bounded() {
+        var early = EarlyNotices(limit: 256)
+        for i in 0..<256 { early.placed("/p\(i)", Extents(x: 0, y: Double(i), width: 1, height: 1)) }
+        early.placed("/p0", Extents(x: 0, y: 0, width: 2, height: 2))  // touched again: now the newest
+        early.placed("/p256", nil)
+        #expect(early.count == 256)
+        #expect(early["/p0"]?.placement == Extents(x: 0, y: 0, width: 2, height: 2))
+        #expect(early["/p1"] == nil)  // the oldest untouched one went
+        #expect(early["/p2"] != nil && early["/p256"]?.placed == true)
+        // A hostile application: a hundred thousand paths that never come, and one path placed
+        // over and over between them; the store stays at its limit and keeps the newest.
+        for i in 0..<100_000 {
+            early.placed("/flood\(i)", nil)
+            if i % 3 == 0 { early.placed("/busy", Extents(x: 0, y: 0, width: 1, height: 1)) }
+        }
+        #expect(early.count == 256)
+        #expect(early["/flood99999"] != nil && early["/busy"] != nil && early["/flood0"] == nil && early["/p0"] == nil)
+    }
+}
+
 @Suite("What is read of an accessible")
 struct ReadNeedsTests {
     func node(role: Int, states: [Int]) -> Accessible {
