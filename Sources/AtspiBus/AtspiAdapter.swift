@@ -632,13 +632,7 @@ public final class AtspiAdapter {
                     // A shown leaf the scene needs no extents of (a spinner, a progress bar, a
                     // label) costs nothing but its event, however often it moves.
                     if needs.extents || !node.children.isEmpty || !node.roleRead || !node.statesRead {
-                        readExtents(app, path, movedFrom: known[path] ?? nil) { [unowned self] in
-                            var under = Set<String>()
-                            self.collectKept(app, path, into: &under)
-                            under.remove(path)
-                            self.debug?("atspi: \(path) moved: re-reading \(under.count) extents under it")
-                            for child in under { self.readExtents(app, child) }
-                        }
+                        readExtents(app, path, movedFrom: known[path] ?? nil) { [unowned self] in self.moved(app, path) }
                     }
                     // GTK 3 reports a widget shown before it is mapped and sends no event when it
                     // is: its first placement (a bounds change) is when its state is worth reading
@@ -661,6 +655,25 @@ public final class AtspiAdapter {
             let listed = Set(app.tree[AtspiAdapter.root]?.children ?? [])
             for window in ready { send(app, window, listed: listed.contains(window)) }
         }
+    }
+
+    /// `path` was read at another place on the screen than when its event came: the kept
+    /// accessibles under it moved with it, and no event says so; they are read again. Its window
+    /// may have moved too (a window moved by the window manager: GTK 3 may tell of it only at its
+    /// next layout, while a container's read already shows it): the window's extents are read
+    /// first (unless a read of them is in flight already), so they are answered before the reads
+    /// under it (the application answers in order) and no placement offset is learned against a
+    /// stale origin.
+    private func moved(_ app: App, _ path: String) {
+        var under = Set<String>()
+        collectKept(app, path, into: &under)
+        under.remove(path)
+        debug?("atspi: \(path) moved: re-reading \(under.count) extents under it")
+        if app.tree[path]?.parent != AtspiAdapter.root, let window = app.tree.window(of: path, root: AtspiAdapter.root),
+           app.windowReads[window] == nil {  // one in flight is answered first as well
+            readExtents(app, window, movedFrom: app.tree[window]?.extents) { [unowned self] in self.moved(app, window) }
+        }
+        for child in under { readExtents(app, child) }
     }
 
     /// `path` and its descendants that are in a sent scene, whose screen extents follow `path`'s
