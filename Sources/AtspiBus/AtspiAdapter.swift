@@ -324,7 +324,9 @@ public final class AtspiAdapter {
         let used = app.tree.adopt(kept, at: path)
         debug?("atspi: \(path) learned; used from before it: \(used.announced ? "its announcement" : "no announcement"), \(used.placed ? "its placement" : "no placement")")
         if used.announced { announced(app, path) }
-        if used.placed { placed(app, path, kept.placement) }
+        // Its placement is re-read as a bounds-changed is where its extents were asked already
+        // (an added widget, read eagerly); otherwise the read still to come says.
+        if used.placed, app.tree[path]?.extentsAsked == true { placed(app, path, kept.placement) }
     }
 
     /// Once an accessible's role and state are known (and again when it is shown, or becomes
