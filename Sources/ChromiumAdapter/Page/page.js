@@ -122,8 +122,9 @@
   /** `data-focus-id`, else the DOM `id` unless another element of the scene holds it, else a
    *  generated one. An id stays with its element: a whole read keeps each id of the scene before
    *  for the element that had it (`reserved`), so reading a part or the whole gives the same ids. */
-  function idOf(el) {
-    const given = el.getAttribute("data-focus-id") || el.id;
+  function idOf(el, marked = true) {
+    // (`marked`: false when the element has no data-focus… attribute, so no data-focus-id either.)
+    const given = (marked ? el.getAttribute("data-focus-id") : null) || el.id;
     if (given && given !== ROOT_ID) {
       const holder = byId.get(given) ?? reserved.get(given);
       if (!holder || holder === el) return given;
@@ -424,7 +425,7 @@
       return;
     }
     let node = null;
-    if (shown && sequentiallyFocusable(el)) node = candidate(el, origin);
+    if (shown && sequentiallyFocusable(el)) node = candidate(el, origin, undefined, marked);
     let kind = "candidate";
     if (!node && marked) {
       node = { id: idOf(el), frame: frameOf(el.getBoundingClientRect(), origin) };
@@ -479,10 +480,10 @@
   }
 
   /** A candidate's node (frame: its border box, or its label's for a visually hidden control). */
-  function candidate(el, origin, selfId) {
+  function candidate(el, origin, selfId, marked) {
     const rect = candidateRect(el);
     if (!(rect.width > 0 && rect.height > 0)) return null;
-    const node = { id: selfId ?? idOf(el), frame: frameOf(rect, origin), focusable: true };
+    const node = { id: selfId ?? idOf(el, marked), frame: frameOf(rect, origin), focusable: true };
     const tag = el.localName;
     const type = tag === "input" ? (el.getAttribute("type") || "").toLowerCase() : null;
     const role = el.getAttribute("role");
