@@ -748,6 +748,18 @@ func hostileBenchmark() throws {
         ("SetScene, 100,000 nodes (9 MiB)", { d in
             _ = try d.connect().call("io.focusd.Focus.SetScene", ["scene": gridScene("big", columns: 399, rows: 250)])
         }),
+        // The largest scenes built at the loop's priority (on the prompt worker: up to
+        // [limits] promptBuildBytes, 2 MiB), one after another, replacing each other.
+        ("SetScene at the prompt limit (21,000 nodes, 1.9 MiB) × 10", { d in
+            let client = try d.connect()
+            let bytes = message("io.focusd.Focus.SetScene", ["scene": gridScene("prompt", columns: 140, rows: 150)])
+            guard bytes.count <= 2 << 20 else { throw BenchFailure("the scene is \(bytes.count) bytes, over the prompt limit") }
+            for _ in 0..<10 {
+                try client.sendRaw(bytes)
+                let reply = try client.receive(timeout: .seconds(60))
+                if let error = reply.error { throw BenchFailure("SetScene: \(error)") }
+            }
+        }),
         ("UpdateScene, 99,000 upserts at index 0, one call", { d in
             let client = try d.connect()
             _ = try client.call("io.focusd.Focus.SetScene", ["scene": gridScene("patched", columns: 1, rows: 1)])

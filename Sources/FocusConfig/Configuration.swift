@@ -193,9 +193,10 @@ public struct Configuration: Hashable, Sendable {
         if let value = try reader.number("slowClientTimeout", in: 0.1...3600) {
             limits.slowClientTimeoutMs = Int((value * 1000).rounded())
         }
+        if let value = try reader.integer("promptBuildBytes", in: 0...(1 << 31)) { limits.promptBuildBytes = Int(value) }
         try reader.finish(known: [
             "maxNodes", "maxDepth", "maxMessageBytes", "maxConnectionsPerUid", "outgoingQueueBytes", "slowClientTimeout",
-            "maxConnections", "maxScenesPerConnection", "maxScenesPerUid", "maxNodesPerUid",
+            "maxConnections", "maxScenesPerConnection", "maxScenesPerUid", "maxNodesPerUid", "promptBuildBytes",
         ])
         return limits
     }

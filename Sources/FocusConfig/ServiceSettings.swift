@@ -55,6 +55,10 @@ public struct LimitSettings: Hashable, Sendable {
     public var outgoingQueueBytes: Int = 256 * 1024
     /// Milliseconds a client may stay over its queue bound without write progress.
     public var slowClientTimeoutMs: Int = 10_000
+    /// Calls of at most this many bytes that are parsed or built off the event loop (a web
+    /// page's scene) run on a worker thread at the loop's own priority; larger ones, and all
+    /// of them at 0, on the worker below it (docs/worker-priority.md). Applied at start.
+    public var promptBuildBytes: Int = 2 << 20
 
     public init() {}
 }

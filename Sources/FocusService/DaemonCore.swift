@@ -46,10 +46,11 @@ final class DaemonCore {
     /// Where device frames' time goes (kept at log level `debug`, logged when focusd stops).
     let inputPathTimes: InputPathTimes?
 
-    init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil) {
+    init(eventLoop: any EventLoop, configuration: Configuration, socketGID: UInt32?, logger: Logger, worker: NIOThreadPool? = nil,
+         promptWorker: NIOThreadPool? = nil, promptBytes: Int = 0) {
         hub = SceneHub(limits: Limits(configuration.limits), caps: SceneHub.Caps(configuration.limits))
         memory = MemoryReturn(eventLoop: eventLoop, worker: worker, logger: logger)
-        focus = FocusInterface(hub: hub, logger: logger, worker: worker)
+        focus = FocusInterface(hub: hub, logger: logger, worker: worker, promptWorker: promptWorker, promptBytes: promptBytes)
         router = InputRouter(eventLoop: eventLoop, hub: hub)
         input = InputInterface(router: router)
         self.socketGID = socketGID

@@ -39,18 +39,31 @@ final class DaemonService: Sendable {
         let socket = try SocketPlacement.resolve(options: options, configuration: configuration, logger: logger)
         let configuration = self.configuration
         let logger = self.logger
-        // One worker thread for requests too heavy for the loop (Lint); idle, it sleeps on a
-        // condition variable (no wake-ups).
+        // Two worker threads for requests too heavy for the loop; idle, each sleeps on a
+        // condition variable (no wake-ups). `worker`, below the loop's priority (nice 10, this
+        // thread only), takes what may hold a core for a quarter of a second or more (a
+        // 100,000-node scene, Lint, reloads, freeing): on a machine with more work than cores it
+        // must not take the CPU from the loop. (Commit 43b382c set this in Daemon.swift; the
+        // merge of 'offloop' after Daemon.swift was split lost it.) `promptWorker`, at the
+        // loop's own priority, reads and builds the scenes of up to 2 MiB a client waits on (a
+        // web page's first scene; `[limits] promptBuildBytes`): at nice 10 such a 20 ms build
+        // waited 100-300 ms for the CPU whenever the machine was busy (a browser painting the
+        // page it had just sent), and behind any large job queued first. A thread's own nice
+        // only rises without CAP_SYS_NICE (the service runs as User=focusd), so the two
+        // priorities are two threads, not one thread that changes its own per job
+        // (docs/worker-priority.md).
         let worker = NIOThreadPool(numberOfThreads: 1)
         worker.start()
-        // Below the loop's priority (nice 10, this thread only): a 100,000-node scene built on
-        // the worker must not take the CPU from the loop on a machine with more work than cores.
-        // (Commit 43b382c set this in Daemon.swift; the merge of 'offloop' after Daemon.swift was
-        // split lost it.)
-        worker.submit { _ in _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }  // 0: the calling thread, on Linux
+        worker.submit { [logger] _ in
+            do { try Posix.setThreadNice(10) } catch { logger.warning("the worker thread keeps the loop's priority: \(error)") }
+        }
+        let promptBytes = configuration.limits.promptBuildBytes
+        let promptWorker = promptBytes > 0 ? NIOThreadPool(numberOfThreads: 1) : nil
+        promptWorker?.start()
         let core = try loop.submit {
             NIOLoopBound(
-                DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger, worker: worker),
+                DaemonCore(eventLoop: loop, configuration: configuration, socketGID: socket.accessGID, logger: logger, worker: worker,
+                           promptWorker: promptWorker, promptBytes: promptBytes),
                 eventLoop: loop)
         }.wait()
 
@@ -58,6 +71,8 @@ final class DaemonService: Sendable {
         serverConfiguration.maxMessageSize = configuration.limits.maxMessageBytes
         serverConfiguration.outgoingQueueLimit = configuration.limits.outgoingQueueBytes
         serverConfiguration.parser = worker
+        serverConfiguration.promptParser = promptWorker
+        serverConfiguration.promptParseLimit = promptBytes
         serverConfiguration.largeCallDecoder = SceneDecoding.largeCalls
         serverConfiguration.maxConnections = Self.connectionCap(configured: configuration.limits.maxConnections, logger: logger)
         serverConfiguration.stallTimeout = .milliseconds(Int64(configuration.limits.slowClientTimeoutMs))
@@ -141,6 +156,7 @@ final class DaemonService: Sendable {
         try? webSocketServer?.close().wait()
         try? server.close().wait()
         try? group.syncShutdownGracefully()
+        try? promptWorker?.syncShutdownGracefully()
         try? worker.syncShutdownGracefully()
     }
 
@@ -404,6 +420,7 @@ final class DaemonService: Sendable {
         let old = running.limits, new = reloaded.limits
         compare("limits", "maxMessageBytes", old.maxMessageBytes, new.maxMessageBytes) { "\($0)" }
         compare("limits", "outgoingQueueBytes", old.outgoingQueueBytes, new.outgoingQueueBytes) { "\($0)" }
+        compare("limits", "promptBuildBytes", old.promptBuildBytes, new.promptBuildBytes) { "\($0)" }
         compare("limits", "slowClientTimeout", old.slowClientTimeoutMs, new.slowClientTimeoutMs) { "\(Double($0) / 1000)" }
         compare("limits", "maxConnections", old.maxConnections, new.maxConnections) { $0.map { "\($0)" } ?? "the default" }
         compare("socket", "path", running.socket.path, reloaded.socket.path) { $0.map { "\"\($0)\"" } ?? "the default" }

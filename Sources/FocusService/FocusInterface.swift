@@ -17,12 +17,23 @@ final class FocusInterface {
     /// Where `Lint` runs (nil: on the event loop). A lint of 20,000 candidates takes a quarter
     /// of a second: on the loop, every other client and device would wait that long.
     let worker: NIOThreadPool?
+    /// Where calls of at most ``promptBytes`` are built instead of on `worker` (nil: on
+    /// `worker` too): a thread at the loop's own priority, for what a client waits on and
+    /// takes a core for ~20 ms, not a quarter of a second (a web page of ~20,000 elements;
+    /// 5,000 buttons are 410 KB, read and built in ~20 ms). Larger ones (a 9 MiB scene of
+    /// 100,000 nodes) stay on `worker` below the loop's priority, where they cannot hold the
+    /// loop up however loaded the machine (docs/worker-priority.md).
+    let promptWorker: NIOThreadPool?
+    /// `[limits] promptBuildBytes`.
+    let promptBytes: Int
     /// Told what a lint freed (its index and graph, built on the worker thread).
     var memory: MemoryReturn?
-    init(hub: SceneHub, logger: Logger = Logger(label: "focusd"), worker: NIOThreadPool? = nil) {
+    init(hub: SceneHub, logger: Logger = Logger(label: "focusd"), worker: NIOThreadPool? = nil, promptWorker: NIOThreadPool? = nil, promptBytes: Int = 0) {
         self.hub = hub
         self.logger = logger
         self.worker = worker
+        self.promptWorker = promptWorker
+        self.promptBytes = promptBytes
     }
 
     /// Logs a call's warnings about scene `scene` (nil: the active one).
@@ -135,7 +146,7 @@ final class FocusInterface {
                     let carried = Carried(context.takeParameters())
                     carried.decoded = context.takeDecoded() as? SceneDecoding.DecodedScene
                     if carried.decoded != nil { logger.debug("scene '\(name)': SetScene was read from its bytes") }
-                    buildScene(context, name: name, carried: carried, on: worker)
+                    buildScene(context, name: name, carried: carried, on: builder(context, scene: nil, else: worker))
                     break
                 }
                 let p = try decoded.map { SetSceneParameters(scene: $0.scene) } ?? Self.setSceneParameters(context.parameters)
@@ -149,7 +160,7 @@ final class FocusInterface {
                 if let worker, let name = context.parameters["scene"]?.stringValue, buildsOffLoop(context.parameters, decoded, scene: name) {
                     let carried = Carried(context.takeParameters())
                     carried.decodedUpdate = context.takeDecoded() as? SceneDecoding.DecodedUpdate
-                    buildUpdate(context, name: name, carried: carried, on: worker)
+                    buildUpdate(context, name: name, carried: carried, on: builder(context, scene: name, else: worker))
                     break
                 }
                 let p = try decoded.map(UpdateSceneParameters.init) ?? Self.updateSceneParameters(context.parameters)
@@ -376,6 +387,9 @@ final class FocusInterface {
     /// worker thread and swapped in on the loop; smaller ones are done at once, in place (a
     /// one-node update must not copy the scene).
     static let offLoopValues = 4_096
+    /// An `UpdateScene` is applied to a copy of its scene: the prompt worker builds it only for
+    /// a scene of fewer nodes than this (about what the default ``promptBytes``, 2 MiB, hold).
+    static let promptNodes = 25_000
     /// Builds of one call done again because what they depended on changed meanwhile, before
     /// the call is done on the loop instead (a device moving focus in the scene being updated
     /// at every turn would otherwise keep it from ever being swapped in).
@@ -462,6 +476,15 @@ final class FocusInterface {
         if decoded.map({ Self.isLargeUpdate($0) }) ?? Self.isLargeUpdate(parameters) { return true }
         let touched = decoded.map(Self.touchedIds) ?? Self.touchedIds(parameters)
         return hub.nodesUnder(touched, in: name, limit: Self.offLoopValues) >= Self.offLoopValues
+    }
+
+    /// Where a call built off the loop is built: the prompt worker for a message of at most
+    /// ``promptBytes`` (and, for an `UpdateScene` of `scene`, a scene of fewer than
+    /// ``promptNodes`` nodes), else the worker below the loop's priority.
+    private func builder(_ context: VarlinkCallContext, scene: String?, else worker: NIOThreadPool) -> NIOThreadPool {
+        guard let promptWorker, context.messageSize <= promptBytes else { return worker }
+        if let scene, hub.nodeCount(of: scene) >= Self.promptNodes { return worker }
+        return promptWorker
     }
 
     /// The ids an `UpdateScene` removes or may replace (its patches' nodes), for
@@ -553,7 +576,7 @@ final class FocusInterface {
         building.insert(name)
         if waiting[name] == nil { waiting[name] = [] }
         carried.attempts += 1
-        logger.debug("scene '\(name)': SetScene is built on the worker thread")
+        logger.debug("scene '\(name)': SetScene is built on the \(worker === promptWorker ? "prompt " : "")worker thread")
         let basis = hub.buildBasis(for: name)
         let eventLoop = context.connection.eventLoop
         worker.runIfActive(eventLoop: eventLoop) { () throws -> Void in
@@ -562,7 +585,7 @@ final class FocusInterface {
             carried.scene = SceneHub.build(p.scene, on: basis)
         }.assumeIsolated().whenComplete { [self] result in
             var again = false
-            defer { if !again { buildEnded(name, carried, on: worker, eventLoop: eventLoop) } }
+            defer { if !again { buildEnded(name, carried, on: self.worker ?? worker, eventLoop: eventLoop) } }  // freed below the loop's priority
             if case .failure(let error) = result { return context.fail(Self.callError(error)) }
             // A connection that closed during the build had its scenes dropped: a single loop
             // would have installed this one and dropped it then, unless it persists.
@@ -595,7 +618,7 @@ final class FocusInterface {
         building.insert(name)
         if waiting[name] == nil { waiting[name] = [] }
         carried.attempts += 1
-        logger.debug("scene '\(name)': UpdateScene is built on the worker thread")
+        logger.debug("scene '\(name)': UpdateScene is built on the \(worker === promptWorker ? "prompt " : "")worker thread")
         let basis = hub.updateBasis(for: name)
         let eventLoop = context.connection.eventLoop
         worker.runIfActive(eventLoop: eventLoop) { () throws -> Void in
@@ -604,7 +627,7 @@ final class FocusInterface {
             carried.update = SceneHub.buildUpdate(name, upsert: p.upsert ?? [], remove: p.remove ?? [], on: basis)
         }.assumeIsolated().whenComplete { [self] result in
             var again = false
-            defer { if !again { buildEnded(name, carried, on: worker, eventLoop: eventLoop) } }
+            defer { if !again { buildEnded(name, carried, on: self.worker ?? worker, eventLoop: eventLoop) } }  // freed below the loop's priority
             if case .failure(let error) = result { return context.fail(Self.callError(error)) }
             do {
                 let installed: (FocusState, [String])?

@@ -358,6 +358,9 @@ public final class SceneHub {
         }
     }
 
+    /// How many nodes the scene `name` holds (0 when there is none).
+    public func nodeCount(of name: String) -> Int { entries[name]?.session.nodeCount ?? 0 }
+
     /// ``SceneSession/nodesUnder(_:limit:)`` of the scene `name` (0 when there is none).
     public func nodesUnder(_ ids: some Sequence<String>, in name: String, limit: Int) -> Int {
         guard let index = entries.index(forKey: name) else { return 0 }

@@ -97,13 +97,17 @@ public final class VarlinkCallContext {
     /// (and what the decoder read) are freed there too when the context goes
     /// (``VarlinkConnection/releaseOffLoop(_:size:)``).
     var releasedOffLoop: Int?
+    /// The size of the call's message in bytes (without its NUL): what a handler may weigh the
+    /// work of a call by before its parameters are counted.
+    public let messageSize: Int
 
     /// `method`: the call's member name (``VarlinkCall/memberName``), as the service found it.
-    init(call: VarlinkCall, method: String, connection: VarlinkConnection, decoded: (any Sendable)? = nil) {
+    init(call: VarlinkCall, method: String, connection: VarlinkConnection, decoded: (any Sendable)? = nil, messageSize: Int = 0) {
         self.call = call
         self.method = method
         self.connection = connection
         self.decoded = decoded
+        self.messageSize = messageSize
     }
 
     deinit {

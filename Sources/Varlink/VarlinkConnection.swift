@@ -340,7 +340,7 @@ public final class VarlinkConnection {
     private func dispatchNext() -> Int? {
         guard let next = core.nextCall() else { return nil }
         let resolved = service.resolve(next.call)
-        let context = VarlinkCallContext(call: next.call, method: resolved.member, connection: self, decoded: next.decoded)
+        let context = VarlinkCallContext(call: next.call, method: resolved.member, connection: self, decoded: next.decoded, messageSize: next.size)
         if core.limits.isParsedOffLoop(size: next.size) { context.releasedOffLoop = next.size }
         current = context
         service.dispatch(context, resolved: resolved)
@@ -350,9 +350,10 @@ public final class VarlinkConnection {
     /// Parses one large message on the parser thread (its chunks joined there); reads and later
     /// messages wait, then input processing resumes on the loop with the call queued in its place.
     private func parseOffLoop(_ message: FramedMessage) {
-        guard let parser = configuration.parser else { return }
-        let depthLimit = configuration.maxDepth
+        guard let background = configuration.parser else { return }
         let size = message.size
+        let parser = size <= configuration.promptParseLimit ? configuration.promptParser ?? background : background
+        let depthLimit = configuration.maxDepth
         let decoder = configuration.largeCallDecoder
         // The call comes back in a box emptied here: the future keeps its result as long as
         // it lives, and must not keep the last copy of the parameters for the loop to free.

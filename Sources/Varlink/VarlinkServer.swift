@@ -38,6 +38,14 @@ public final class VarlinkServer: Sendable {
         /// event loop). Parsing 16 MiB of JSON takes long enough to delay every other client.
         public var parser: NIOThreadPool? = nil
         public var parseOffLoopThreshold = 256 << 10
+        /// Where messages parsed off the loop of at most ``promptParseLimit`` bytes are parsed
+        /// instead of ``parser``, when set (focusd: a thread at the loop's own priority, where
+        /// ``parser`` runs below it). A client waits on each parse, and a parse this size takes
+        /// a few milliseconds; on a loaded machine a low-priority thread kept a web page's 400 KB
+        /// first scene waiting 100-300 ms, and behind any larger message queued first. Memory
+        /// of parsed calls is still released on ``parser``.
+        public var promptParser: NIOThreadPool? = nil
+        public var promptParseLimit = 2 << 20
         /// Reads the parameters of a call parsed off the loop (or a call of
         /// ``decodeOnLoopThreshold`` bytes or more parsed on it) straight from its bytes, when it
         /// can (a 100,000-node scene's JSON tree cost more than the scene); nil: the general way.

@@ -11,8 +11,10 @@ extension ServiceSocketTests {
     /// and the replies and states are those of the same call done in place.
     ///
     /// Shown by the order of events, not by timing: a `Lint` of 3,000 coincident candidates,
-    /// sent first, holds the one worker thread for a while; a call built on the worker is
-    /// answered only after that lint, a call done on the loop at once.
+    /// sent first, holds the worker thread (below the loop's priority) for a while; a call built
+    /// on that worker is answered only after that lint, a call done on the loop (or on the
+    /// prompt worker, at the loop's priority) at once. The suites of the build machinery run
+    /// with `promptBuildBytes = 0`, so that every build takes the one worker the lint holds.
     @Suite("Scenes built off the event loop")
     struct OffLoopScenes {
         /// A client whose `Lint` keeps the worker thread busy, queued behind two other clients'
@@ -41,8 +43,12 @@ extension ServiceSocketTests {
             return (first, linter)
         }
 
-        /// A daemon that logs when it starts a build on the worker.
-        static func daemon() throws -> FocusdProcess { try FocusdProcess(devices: ["--no-devices", "--log-level", "debug"]) }
+        /// A daemon that logs when it starts a build on the worker; every build on the one worker
+        /// below the loop's priority unless `prompt` (focusd's default: calls of up to
+        /// `promptBytes` on the prompt worker at the loop's priority).
+        static func daemon(prompt: Bool = false, promptBytes: Int = 2 << 20) throws -> FocusdProcess {
+            try FocusdProcess(config: "[limits]\npromptBuildBytes = \(prompt ? promptBytes : 0)\n", devices: ["--no-devices", "--log-level", "debug"])
+        }
 
         /// Waits (at most 20 s) until the daemon has logged `count` builds of `scene` by `method`.
         static func waitForBuild(_ daemon: FocusdProcess, _ method: String, of scene: String, count: Int = 1) {
@@ -91,22 +97,56 @@ extension ServiceSocketTests {
             #expect(try other.call("io.focusd.Focus.ListScenes") == ["scenes": ["big", "live"], "active": "big"])
         }
 
-        @Test("the worker thread runs at nice 10, below the event loop at nice 0")
-        func workerBelowLoop() throws {
-            let daemon = try Self.daemon()
-            defer { daemon.stop() }
-            _ = try daemon.connect().call("org.varlink.service.GetInfo")
-            // Each thread's name and nice value (the 19th field of its stat, after the name's parenthesis).
-            var nice: [String: Int] = [:]
+        /// Each thread's name and nice value (the 19th field of its stat, after the name's parenthesis).
+        static func threadNices(_ daemon: FocusdProcess) throws -> [(name: String, nice: Int)] {
             let tasks = "/proc/\(daemon.pid)/task"
-            for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+            return try FileManager.default.contentsOfDirectory(atPath: tasks).map { task in
                 let name = try String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
                 let stat = try String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8)
                 let fields = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")
-                nice[name] = Int(fields[16])
+                return (name, Int(fields[16])!)
             }
-            #expect(nice.filter { $0.key.hasPrefix("TP-") }.values.sorted() == [10], "\(nice)")
-            #expect(nice.filter { $0.key.hasPrefix("NIO-ELT") }.values.sorted() == [0], "\(nice)")
+        }
+
+        @Test("the worker thread runs at nice 10, below the event loop at nice 0, and the prompt worker at the loop's nice 0")
+        func workerBelowLoop() throws {
+            for prompt in [false, true] {
+                let daemon = try Self.daemon(prompt: prompt)
+                defer { daemon.stop() }
+                _ = try daemon.connect().call("org.varlink.service.GetInfo")
+                let nice = try Self.threadNices(daemon)
+                // NIO names the threads of both pools TP-#0.
+                #expect(nice.filter { $0.name.hasPrefix("TP-") }.map(\.nice).sorted() == (prompt ? [0, 10] : [10]), "\(nice)")
+                #expect(nice.filter { $0.name.hasPrefix("NIO-ELT") }.map(\.nice) == [0], "\(nice)")
+            }
+        }
+
+        @Test("with the prompt worker, a SetScene of at most promptBuildBytes is built at the loop's priority while a Lint holds the worker below it; a larger one waits for that worker")
+        func promptSceneNotBehindWorker() throws {
+            // 2,000 tiles: 160 KB, parsed on the loop; the limit set between it and twice it.
+            let small = TestScenes.grid("small", columns: 50, rows: 40)
+            let size = VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": small]).serialized().count
+            let daemon = try Self.daemon(prompt: true, promptBytes: size + 1_000)
+            defer { daemon.stop() }
+            let (first, linter) = try Self.occupyWorker(daemon)
+            defer { for client in first { client.close() } }
+            let builder = try daemon.connect(timeout: .seconds(60))
+            try builder.send(VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": small]))
+            let (set, lint) = try Self.reply(of: builder, after: linter)
+            #expect(set.error == nil)
+            #expect(!lint, "the SetScene within promptBuildBytes waited for the Lint that held the worker")
+            #expect(daemon.log_.contains("scene 'small': SetScene is built on the prompt worker thread"))
+            #expect(set.parameters["state"] == (try JSONValue(encoding: SceneSession(scene: Self.scene(small)).state(active: true))))
+
+            // Twice the tiles: over the limit, queued behind a Lint on the worker below the loop's priority.
+            let (more, linter2) = try Self.occupyWorker(daemon)
+            defer { for client in more { client.close() } }
+            let large = TestScenes.grid("large", columns: 50, rows: 80)
+            try builder.send(VarlinkCall(method: "io.focusd.Focus.SetScene", parameters: ["scene": large]))
+            let (setLarge, lintLarge) = try Self.reply(of: builder, after: linter2)
+            #expect(setLarge.error == nil)
+            #expect(lintLarge, "the SetScene over promptBuildBytes was answered before the Lint that held the worker")
+            #expect(daemon.log_.contains("scene 'large': SetScene is built on the worker thread"))
         }
 
         @Test("a SetScene of 256 KiB or more is read from its bytes, with the reply of the general way; with an escape, a duplicate id or a broken byte it is answered as before")

@@ -105,11 +105,14 @@ struct ReloadConfigTests {
         let daemon = try InProcessFocusd(config: "[limits]\nmaxNodes = 100\n")
         let client = try daemon.connect()
         try client.call("io.focusd.Focus.SetScene", ["scene": TestScenes.row("kept", count: 4)])
-        try "[limits]\nmaxNodes = 5\nmaxMessageBytes = 1_048_576\n"
+        try "[limits]\nmaxNodes = 5\nmaxMessageBytes = 1_048_576\npromptBuildBytes = 0\n"
             .write(toFile: daemon.directory + "/focusd.toml", atomically: true, encoding: .utf8)
         let reply = try client.call("io.focusd.Input.ReloadConfig")
         let warnings = reply["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        #expect(warnings == ["[limits] maxMessageBytes = 1048576 is not applied until focusd restarts (running with 16777216)"])
+        #expect(warnings == [
+            "[limits] maxMessageBytes = 1048576 is not applied until focusd restarts (running with 16777216)",
+            "[limits] promptBuildBytes = 0 is not applied until focusd restarts (running with 2097152)",
+        ])
         // An 11-node scene (root and 10 tiles) is refused now, by SetScene and by an update
         // of the scene installed before the reload, which stays as it was.
         let refused = try client.error(calling: "io.focusd.Focus.SetScene", ["scene": TestScenes.row("big", count: 10)])

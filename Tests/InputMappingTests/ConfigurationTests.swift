@@ -39,12 +39,16 @@ struct ConfigurationTests {
             [limits]
             maxNodes = 5000
             slowClientTimeout = 2.5
+            promptBuildBytes = 0
             """)
         #expect(configuration.socket == SocketSettings(path: "/run/x.sock", group: "video", mode: 0o640))
         #expect(configuration.access.readOnlyUids == [1000, 1001])
         #expect(configuration.access.allowedGids == [27])
         #expect(configuration.limits.maxNodes == 5000)
         #expect(configuration.limits.slowClientTimeoutMs == 2500)
+        #expect(configuration.limits.promptBuildBytes == 0)
+        #expect(try Configuration.parse("").limits.promptBuildBytes == 2 << 20)
+        #expect(throws: ConfigError.self) { try Configuration.parse("[limits]\npromptBuildBytes = -1\n") }
     }
 
     @Test("a profile with every section is read")
@@ -271,7 +275,7 @@ struct ConfigurationTests {
             "path", "group", "mode", "readOnlyUids", "readOnlyGids", "allowedUids", "allowedGids",
             "maxNodes", "maxDepth", "maxMessageBytes", "maxConnectionsPerUid", "outgoingQueueBytes", "slowClientTimeout",
             "listen", "origins", "token", "access", "maxConnections", "pingInterval",
-            "maxScenesPerConnection", "maxScenesPerUid", "maxNodesPerUid",
+            "maxScenesPerConnection", "maxScenesPerUid", "maxNodesPerUid", "promptBuildBytes",
             "vendor", "product", "bus", "phys", "uniq", "capabilities", "siblings",
             "enabled", "delay", "interval", "fastInterval", "fastAfter", "kernelRepeat", "keyUpTimeout", "commands",
             "press", "release", "fourWay", "countsPerDetent", "acceleration", "accelerationMax", "wrap", "reverse",

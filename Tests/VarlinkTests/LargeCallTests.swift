@@ -98,6 +98,40 @@ struct LargeCallTests {
         #expect(try await releasedOffLoop() == 2, "the call of the client that left was not freed on the parser thread")
     }
 
+    @Test("a message of at most promptParseLimit is parsed on the prompt parser while the parser is busy; a larger one waits for the parser")
+    func promptParserTakesMessagesUpToItsLimit() async throws {
+        let parser = NIOThreadPool(numberOfThreads: 1), prompt = NIOThreadPool(numberOfThreads: 1)
+        parser.start()
+        prompt.start()
+        let server = try await TestServer.start(configure: {
+            $0.parser = parser
+            $0.parseOffLoopThreshold = 64 << 10
+            $0.promptParser = prompt
+            $0.promptParseLimit = 200 << 10
+        })
+        let held = DispatchSemaphore(value: 0)
+        defer {
+            held.signal()
+            Task {
+                await server.stop()
+                try? await parser.shutdownGracefully()
+                try? await prompt.shutdownGracefully()
+            }
+        }
+        parser.submit { _ in held.wait() }  // the parser thread busy until released
+        let client = try server.client()
+        let medium = String(repeating: "m", count: 100 << 10)
+        #expect(try client.call("org.example.test.Echo", ["text": .string(medium)])["text"] == .string(medium))
+        // Over the limit: parsed only once the parser is free.
+        let large = String(repeating: "l", count: 300 << 10)
+        try client.sendRaw(VarlinkCall(method: "org.example.test.Echo", parameters: ["text": .string(large)]).serialized() + [0])
+        #expect(throws: (any Error).self, "the message over promptParseLimit was parsed while the parser was busy") {
+            _ = try client.receive(timeout: .milliseconds(300))
+        }
+        held.signal()
+        #expect(try client.receive(timeout: .seconds(10)).parameters["text"] == .string(large))
+    }
+
     @Test("each closed connection reports its own memory freed, so a burst of closes ends in a trim")
     func closedConnectionsReportTheirMemory() async throws {
         let watch = ReleaseWatch()

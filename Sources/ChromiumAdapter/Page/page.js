@@ -122,8 +122,9 @@
   /** `data-focus-id`, else the DOM `id` unless another element of the scene holds it, else a
    *  generated one. An id stays with its element: a whole read keeps each id of the scene before
    *  for the element that had it (`reserved`), so reading a part or the whole gives the same ids. */
-  function idOf(el) {
-    const given = el.getAttribute("data-focus-id") || el.id;
+  function idOf(el, marked = true) {
+    // (`marked`: false when the element has no data-focus… attribute, so no data-focus-id either.)
+    const given = (marked ? el.getAttribute("data-focus-id") : null) || el.id;
     if (given && given !== ROOT_ID) {
       const holder = byId.get(given) ?? reserved.get(given);
       if (!holder || holder === el) return given;
@@ -312,8 +313,15 @@
   function mayContain(el, marked) {
     if (marked && el.hasAttribute("data-focus-scroll")) return true;
     const style = getComputedStyle(el);
-    const x = style.overflowX, y = style.overflowY;
-    if (x !== "auto" && x !== "scroll" && y !== "auto" && y !== "scroll") return false;
+    // One read of the shorthand ("visible", "auto hidden": both longhands) where it serializes,
+    // instead of two (each read makes a string of a computed value).
+    const both = style.overflow;
+    if (both) {
+      if (!both.includes("auto") && !both.includes("scroll")) return false;
+    } else {
+      const x = style.overflowX, y = style.overflowY;
+      if (x !== "auto" && x !== "scroll" && y !== "auto" && y !== "scroll") return false;
+    }
     return el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight;
   }
 
@@ -359,7 +367,7 @@
     if (!shown && !el.checkVisibility()) {
       // No box: display:none (the subtree is not rendered) or content-visibility:hidden, but
       // display:contents keeps its children's boxes.
-      if (getComputedStyle(el).display === "contents") for (const child of el.children) visit(child, parent, ctx, modal);
+      if (getComputedStyle(el).display === "contents") visitChildren(el, parent, ctx, modal);
       return;
     }
     const marked = hasMarks(el);
@@ -394,8 +402,8 @@
         const self = candidate(el, originOf(inner), `${node.id}:self`);
         if (self) { node.children.push(self); register(el, self, node, inner, "candidate"); }
       }
-      for (const child of el.children) visit(child, node, inner, modal);
-      if (el.shadowRoot) { watch(el.shadowRoot); for (const child of el.shadowRoot.children) visit(child, node, inner, modal); }
+      visitChildren(el, node, inner, modal);
+      if (el.shadowRoot) { watch(el.shadowRoot); visitChildren(el.shadowRoot, node, inner, modal); }
       if (node.children.length || marked || isModal) {
         if (!node.children.length) delete node.children;
         parent.children.push(node);
@@ -417,7 +425,7 @@
       return;
     }
     let node = null;
-    if (shown && sequentiallyFocusable(el)) node = candidate(el, origin);
+    if (shown && sequentiallyFocusable(el)) node = candidate(el, origin, undefined, marked);
     let kind = "candidate";
     if (!node && marked) {
       node = { id: idOf(el), frame: frameOf(el.getBoundingClientRect(), origin) };
@@ -429,8 +437,15 @@
       register(el, node, parent, ctx, kind);
     }
     // Candidates nested in candidates are the enclosing node's siblings (candidates are leaves).
-    for (const child of el.children) visit(child, parent, ctx, modal);
-    if (el.shadowRoot) { watch(el.shadowRoot); for (const child of el.shadowRoot.children) visit(child, parent, ctx, modal); }
+    visitChildren(el, parent, ctx, modal);
+    if (el.shadowRoot) { watch(el.shadowRoot); visitChildren(el.shadowRoot, parent, ctx, modal); }
+  }
+
+  /** ``visit`` of each element child of `el` (an element or a shadow root), in order. Walked by
+   *  sibling links: `el.children` made every element of the page a collection of its own (5,000
+   *  leaves, 5,000 collections), the largest part of the read's own time after the layout reads. */
+  function visitChildren(el, parent, ctx, modal) {
+    for (let child = el.firstElementChild; child; child = child.nextElementSibling) visit(child, parent, ctx, modal);
   }
 
   /** The whole scene, read again from the page. */
@@ -465,10 +480,10 @@
   }
 
   /** A candidate's node (frame: its border box, or its label's for a visually hidden control). */
-  function candidate(el, origin, selfId) {
+  function candidate(el, origin, selfId, marked) {
     const rect = candidateRect(el);
     if (!(rect.width > 0 && rect.height > 0)) return null;
-    const node = { id: selfId ?? idOf(el), frame: frameOf(rect, origin), focusable: true };
+    const node = { id: selfId ?? idOf(el, marked), frame: frameOf(rect, origin), focusable: true };
     const tag = el.localName;
     const type = tag === "input" ? (el.getAttribute("type") || "").toLowerCase() : null;
     const role = el.getAttribute("role");
