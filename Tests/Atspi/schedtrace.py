@@ -5,11 +5,13 @@ adapter's `--verbose` lines), for the processes a sample passes through.
 Used by `atspi_test.py --bench N --trace-sched` (root, tracefs mounted): a tracing instance of its
 own (`/sys/kernel/tracing/instances/focusd-atspi-PID`, so other users of ftrace are not touched)
 records `sched_switch` and `sched_waking` of the whole machine while the bench runs, and the
-system calls of the traced processes. For each slow sample, `timeline` prints, per process
-(bench, focusd, adapter, the application, the accessibility bus daemon, Xvfb): how long it ran,
-how long it waited runnable for a CPU (woken, not running: the scheduler's share), and its
-system calls that move messages, each at its offset from the sample's start; and which other
-tasks held the CPUs while one of them waited.
+system calls of the traced processes. Each sample's path is walked back through the wake-ups
+from the thread that saw it end (`path`): what each hop waited for a CPU is the scheduler's share
+(`report` prints every figure less it). For each slow sample, `timeline` prints the path and, per
+process (bench, focusd, adapter, the application, the accessibility bus daemon, Xvfb): how long
+it ran, how long it waited runnable for a CPU (woken, not running), who woke it, and its system
+calls that move messages, each at its offset from the sample's start; and which other tasks held
+the CPUs while one of them waited.
 """
 import bisect
 import os
@@ -74,6 +76,10 @@ class SchedRecord:
         # Per thread: ("in", t), ("out", t, state), ("woken", t, waker, waker's name), in order.
         self.by_tid = {}
         for t, cpu, pid, comm, kind, fields, raw in self.events:
+            if kind in ("sched_waking", "sys_enter") and pid in self.by_tid:
+                # The thread doing this is on a CPU: where a switch-in is missing from the record
+                # (ftrace was seen to miss a few on a CPU leaving idle), this bounds it.
+                self.by_tid[pid].append(("seen", t))
             if kind == "sched_waking":
                 self.by_tid.setdefault(int(fields.get("pid", -1)), []).append(("woken", t, pid, comm))
             elif kind == "sched_switch":
@@ -135,7 +141,10 @@ class SchedRecord:
                     waited(nxt, waiting.pop(nxt), t)
                 running[nxt] = t
                 on_cpu[cpu] = (fields.get("next_comm", "?"), nxt, t)
-            elif kind == "sys_enter" and start <= t and pid in self.role_of:
+            if kind in ("sched_waking", "sys_enter") and pid in waiting and pid in self.role_of:
+                waited(pid, waiting.pop(pid), t)  # on a CPU, its switch-in missing from the record
+                running[pid] = t
+            if kind == "sys_enter" and start <= t and pid in self.role_of:
                 number = int(raw.split("NR ", 1)[1].split()[0]) if "NR " in raw else -1
                 args = raw.split("(", 1)[1].split(",")[0] if "(" in raw else ""
                 out["calls"].setdefault(self.role_of[pid], []).append(
@@ -160,17 +169,28 @@ class SchedRecord:
             if not events or t <= start:
                 break
             i = bisect.bisect_right(times, t) - 1
-            while i >= 0 and events[i][0] != "in":
+            first_seen = t
+            # Running at t: back to the start of that run (a switch-out at t itself came after).
+            while i >= 0 and (events[i][0] == "seen" or (events[i][0] == "out" and events[i][1] >= t)):
+                first_seen = min(first_seen, events[i][1])
                 i -= 1
             if i < 0:
                 break
-            switched_in = events[i][1]
-            k = i - 1
-            while k >= 0 and events[k][0] == "woken":
+            if events[i][0] == "in":
+                switched_in = events[i][1]
+                k = i - 1
+            elif events[i][0] == "woken":  # its switch-in is not in the record: on a CPU by first_seen
+                switched_in = first_seen
+                k = i
+                i += 1
+            else:
+                break
+            while k >= 0 and events[k][0] in ("woken", "seen"):
                 k -= 1
             name = self.role_of.get(tid) and f"{self.role_of[tid]}-{tid}" or names.get(tid, str(tid))
-            if k + 1 < i:  # woken after a sleep: the waker is the hop before
-                woken, waker, waker_name = events[k + 1][1], events[k + 1][2], events[k + 1][3]
+            wakes = [e for e in events[k + 1:i] if e[0] == "woken"]
+            if wakes:  # woken after a sleep: the (first) waker is the hop before
+                woken, waker, waker_name = wakes[0][1], wakes[0][2], wakes[0][3]
                 hops.append((name, tid, max(woken, start), max(switched_in, start)))
                 if woken <= start or waker == 0 or waker_name.startswith(("kworker", "ksoftirqd", "rcu_", "migration")):
                     break
@@ -195,8 +215,17 @@ class SchedRecord:
         hops = self.path(start, end, seen_by)
         print_line(f"trace {title}: {(end - start) * 1000:.1f} ms, of which its path waited for a CPU "
                    f"{sum(b - a for _, _, a, b in hops) * 1000:.1f} ms")
-        print_line("  path, back from the end (hop: runnable at ms, waited ms): " + " <- ".join(
-            f"{name} {(a - start) * 1000:.1f}+{(b - a) * 1000:.1f}" for name, _, a, b in hops))
+        # Consecutive hops in one thread (preempted, or woken by itself) are one; hops that waited
+        # less than 0.5 ms are counted, not named.
+        merged = []
+        for name, _, a, b in hops:
+            if merged and merged[-1][0] == name:
+                merged[-1] = (name, a, merged[-1][2] + b - a)
+            else:
+                merged.append((name, a, b - a))
+        named = [f"{name} {(a - start) * 1000:.1f}+{waited * 1000:.1f}" for name, a, waited in merged if waited >= 0.0005]
+        print_line(f"  path back from the end, {len(merged)} hops; those that waited 0.5 ms or more (runnable at ms + waited ms): "
+                   + " <- ".join(named))
         for role in self.roles:
             waits = w["waits"].get(role, [])
             longest = max(waits, key=lambda ab: ab[1] - ab[0]) if waits else None

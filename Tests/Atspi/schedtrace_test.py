@@ -99,6 +99,16 @@ class SchedRecordTests(unittest.TestCase):
         record = SchedRecord(CHAIN_ROLES, CHAIN)
         self.assertAlmostEqual(record.path_wait(10.030, 10.061, 100), 0.0273, places=6)
 
+    def test_a_switch_in_missing_from_the_record_is_bounded_by_the_threads_first_system_call(self):
+        # ftrace was seen to miss a few switch-ins on a CPU leaving idle: the bus daemon's second
+        # run has none, only its recvmsg at 10.0505.
+        lines = [line for line in CHAIN if not line.startswith(switch(10.050, 0, 900, "R", 102)[:60])]
+        self.assertEqual(len(lines), len(CHAIN) - 1)
+        lines.append("     dbus-daemon-102     [000] ..... 10.050500: sys_enter: NR 47 (d, 7ffd1234, 0, 0, 0, 0)")
+        record = SchedRecord(CHAIN_ROLES, lines)
+        self.assertAlmostEqual(record.path_wait(10.000, 10.061, 100), 0.0578, places=6)
+        self.assertAlmostEqual(sum(b - a for a, b in record.window(10.000, 10.061)["waits"]["a11y-bus"]), 0.0488, places=6)
+
     def test_time_on_a_cpu_is_counted_per_role(self):
         ran = self.record.window(9.995, 10.1)["ran"]
         self.assertAlmostEqual(ran["adapter"], 0.001, places=6)
