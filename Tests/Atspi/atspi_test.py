@@ -31,6 +31,9 @@ parser.add_argument("--build-dir", default=os.path.join(HERE, "..", "..", ".buil
 parser.add_argument("--widget-factory", action="store_true", help="also drive gtk3-widget-factory")
 parser.add_argument("--bench", type=int, default=0, help="measure N focus round trips (adapters.md §4)")
 parser.add_argument("--keep", action="store_true", help="keep the work directory")
+parser.add_argument("--trace-sched", type=float, default=0, metavar="MS",
+                    help="with --bench: record the scheduler's events (ftrace, root) and show where each focus sample "
+                         "slower than MS went, per process (Tests/Atspi/schedtrace.py)")
 parser.add_argument("--no-qt", action="store_true", help="leave out the Qt 5 application")
 parser.add_argument("--qt-gallery", action="store_true",
                     help="also drive Qt's Widgets Gallery (qtbase5-examples), a Qt 5 application nobody wrote for focusd")
@@ -60,7 +63,12 @@ def wait_for(predicate, timeout=5.0, interval=0.01):
     return predicate()
 
 
+tracers = []  # scheduler traces (--trace-sched), turned off however the test ends
+
+
 def cleanup():
+    for tracer in tracers:
+        tracer.close()
     for p in reversed(processes):
         if p.poll() is None:
             p.terminate()
@@ -183,7 +191,7 @@ def scenes():
     return varlink("ListScenes").get("parameters", {})
 
 
-start([os.path.join(args.build_dir, "focusd"), "--no-devices", "--socket", sock_path], "focusd")
+focusd = start([os.path.join(args.build_dir, "focusd"), "--no-devices", "--socket", sock_path], "focusd")
 if not wait_for(lambda: os.path.exists(sock_path), 15):
     sys.exit("focusd did not start: " + open(os.path.join(work, "focusd.log")).read())
 
@@ -628,10 +636,32 @@ try:
         # Figures, not checks: printed beside their floors (docs/adapters-atspi.md, "Figures").
         sys.path.insert(0, HERE)
         import bench
+        tracer = None
+        if args.trace_sched:
+            import schedtrace
+            if check("the scheduler can be traced (root, tracefs)", schedtrace.available()):
+                # at-spi-bus-launcher leaves the session bus: its bus daemon and the registry are
+                # found by this session's runtime directory in their environment.
+                launched = schedtrace.with_environment(f"XDG_RUNTIME_DIR={work}")
+                bus_daemons = [p for p in launched if "accessibility.conf" in schedtrace.cmdline(p)]
+                tracer = schedtrace.SchedTrace({
+                    "bench": [os.getpid()], "focusd": [focusd.pid], "adapter": [adapter.pid], "app": [fixture.pid],
+                    "a11y-bus": bus_daemons, "Xvfb": [xvfb.pid], "registry": [p for p in launched if "registryd" in schedtrace.cmdline(p)]})
+                tracers.append(tracer)
+                print("scheduling groups: " + tracer.groups(), flush=True)
+                tracer.start()
         bench.run(args.bench, a11y_address, sock_path, bus_name, scene, ids, varlink, wait_for, app_focus, window,
                   lambda line: print(line, flush=True))
         bench.app_change(min(args.bench, 100), a11y_address, sock_path, scene, ids, lambda line: tell(fixture, line),
                          lambda line: print(line, flush=True), os.path.join(work, "adapter.log"), varlink)
+        if tracer:
+            with open(os.path.join(work, "sched.trace"), "w") as f:
+                f.write(tracer.stop())
+            with open(os.path.join(work, "sched.spans.json"), "w") as f:
+                json.dump({"seen_by": threading.get_native_id(), "roles": {k: sorted(v) for k, v in tracer.roles.items()},
+                           "spans": bench.sample_spans}, f)
+            tracer.report(bench.sample_spans, args.trace_sched, os.path.join(work, "adapter.log"), lambda line: print(line, flush=True),
+                          threading.get_native_id())
 
     if args.bench:
         adapter.terminate()

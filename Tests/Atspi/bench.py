@@ -22,6 +22,11 @@ from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
 
+# Every sample's span (label, start, end: CLOCK_MONOTONIC seconds, figure ms), for
+# `atspi_test.py --trace-sched` to show where a slow one's time went (schedtrace.py).
+sample_spans = []
+
+
 def until(context, done, timeout):
     """Dispatches `context` (blocking in its poll: the bus connection, focusd's Monitor stream)
     until `done()` or `timeout` seconds passed."""
@@ -123,6 +128,7 @@ def run(samples, address, sock_path, bus_name, scene, ids, varlink, wait_for, ap
         t1 = listener.wait(target, t0)
         if t1:
             floor.append((t1 - t0) * 1000)
+            sample_spans.append((f"floor GrabFocus -> focused #{i}", t0, t1, floor[-1]))
         # The adapter lets focus land on the floor's button; a move brings it back to the pair.
         time.sleep(0.02)
         varlink("Focus", {"scene": scene, "id": adapter_pair[(i + 1) % 2]})
@@ -137,6 +143,7 @@ def run(samples, address, sock_path, bus_name, scene, ids, varlink, wait_for, ap
         stream.reply()
         if t1:
             through.append((t1 - t0) * 1000)
+            sample_spans.append((f"Send -> focused #{i}", t0, t1, through[-1]))
         time.sleep(0.02)
     if not floor or not through:
         print_line("bench: no samples")
@@ -238,6 +245,8 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapte
             bus_ms.append((seen_bus - t0) * 1000)
             scene_ms.append((seen_scene - t0) * 1000)
             lag.append((seen_scene - seen_bus) * 1000)
+            sample_spans.append((f"application focus -> Monitor #{i} ({lag[-1]:.1f} ms after the bus event at the bench)", t0,
+                                 seen_scene, scene_ms[-1]))
         time.sleep(0.02)
     if not lag:
         print_line("bench: no application-side samples")
@@ -263,6 +272,8 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapte
         listener.added = None
         if listener.children >= t0 and listener.added_read >= listener.children:
             floor.append((listener.added_read - listener.children) * 1000)
+            sample_spans.append((f"floor widget added -> GetExtents at its placement answered #{i}", listener.children,
+                                 listener.added_read, floor[-1]))
         # Settled: no scene event for 100 ms (the floor sample's button is published at its
         # placement and may change the scene again when its reads are answered), so the next
         # scene event is this sample's.
@@ -290,6 +301,7 @@ def app_change(samples, address, sock_path, scene, ids, tell, print_line, adapte
             placed.append((listener.placed - seen_bus) * 1000)
         if seen_bus and seen_scene:
             added.append((seen_scene - seen_bus) * 1000)
+            sample_spans.append((f"widget added -> focusd's scene #{i}", seen_bus, seen_scene, added[-1]))
             # GTK places the new widget at its next layout (bounds-changed, showing): the scene
             # can reflect it only after the last of the application's events before it.
             before = [t for t in listener.arrivals if t <= seen_scene]
