@@ -640,8 +640,10 @@ public final class SceneHub {
         let isActive = scene == activeName
         // Each event to every monitor in turn (each monitor still gets them in order), so the
         // interface encodes each once for all of them.
-        for event in events {
-            deliver(event, named: scene, followers: isActive)
+        // By index: `for event in events` copied each event (a retain and a release of each of
+        // its strings and arrays) before the delivery's own copy into its message.
+        for index in events.indices {
+            deliver(events[index], named: scene, followers: isActive)
         }
     }
 
