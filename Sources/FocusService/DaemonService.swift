@@ -192,7 +192,7 @@ final class DaemonService: Sendable {
             return true
         }
         varlink.authorizeCall = { context in
-            core.value.accessGrant.policy.check(context.call.method, peer: context.peer, transport: context.connection.transport)
+            core.value.accessGrant.policy.check(context.qualifiedMethod, peer: context.peer, transport: context.connection.transport)
         }
         varlink.connectionClosed = { connection in
             core.value.hub.connectionClosed(connection.id)

@@ -129,12 +129,24 @@ final class FocusInterface {
     /// The interface's methods by name: `FocusMethod(rawValue:)` compared the name with each
     /// case's in turn (~1k instructions for a `Move`); a hash lookup costs a fraction of that.
     private static let methodsByName = Dictionary(uniqueKeysWithValues: FocusMethod.allCases.map { ($0.rawValue, $0) })
+    /// The method the last call named, by name: a remote's calls are one method again and again,
+    /// and comparing the name with it (the same string, or a small one compared as two words)
+    /// costs a fraction of hashing it for the lookup. Unchecked: only read and assigned whole.
+    @exclusivity(unchecked) private var lastMethod: (name: String, method: FocusMethod)?
+
+    /// The method `name` names, if the interface has it.
+    private func method(named name: String) -> FocusMethod? {
+        if let lastMethod, lastMethod.name == name { return lastMethod.method }
+        guard let method = Self.methodsByName[name] else { return nil }
+        lastMethod = (name, method)
+        return method
+    }
 
     private func handleNow(_ context: VarlinkCallContext) throws(VarlinkError) {
         // Memory a large call (its JSON tree, the decoded scene) or a dropped scene frees goes
         // back to the system through MemoryReturn: the Varlink layer and the hub report it.
         let caller = context.connection.id
-        guard let method = Self.methodsByName[context.method] else {
+        guard let method = method(named: context.method) else {
             throw VarlinkError.methodNotImplemented(context.call.method)
         }
         do {
@@ -660,15 +672,8 @@ final class FocusInterface {
         // Asked before, not noted by the closure: a `var` captured by the escaping closure was a
         // boxed variable written (and access-checked) on every event of every monitor.
         let answered = hub.deliversStateAtOnce(scene: p.scene)
-        let id = try hub.addMonitor(scene: p.scene) { [unowned self] message in
-            switch message {
-            case .state(let state):
-                _ = try? stream.send(encoding: StateReply(state: state))
-            case .event(let event):
-                let coalescible = event.kind == .focus || event.kind == .bindings || event.kind == .values
-                if let reply = self.encoded(event) { stream.send(reply, coalescible: coalescible) }
-            }
-        }
+        let replies = eventReplies  // held by the closure: no reference back to the interface to check
+        let id = try hub.addMonitor(scene: p.scene) { message, delivery in replies.send(message, delivery: delivery, to: stream) }
         if !answered {
             struct NothingYet: Encodable {}
             _ = try? stream.send(encoding: NothingYet())
@@ -679,20 +684,43 @@ final class FocusInterface {
         stream.onClose = { [unowned self] in self.hub.removeMonitor(id) }
     }
 
-    /// The last event sent to monitors and its reply, encoded once for all of them: the hub
-    /// hands each event to every monitor in turn, and equal events are the same bytes.
-    /// The hub names each delivery (``SceneHub/deliveryToken``): one number to compare, where
-    /// comparing the events themselves cost more than encoding one.
-    /// Unchecked: only read and assigned whole (see `VarlinkConnection`'s rule); checked, each
-    /// monitor's event paid ~85 instructions for it.
-    @exclusivity(unchecked) private var lastEvent: (token: UInt64, reply: VarlinkEncodedReply)?
+    /// The monitors' events, each encoded once for all of them.
+    private let eventReplies = EventReplies()
 
-    private func encoded(_ event: Event) -> VarlinkEncodedReply? {
-        let token = hub.deliveryToken
-        if token != 0, let lastEvent, lastEvent.token == token { return lastEvent.reply }
-        guard let reply = try? VarlinkEncodedReply(writing: { json throws in try ReplyWriter.event(event, into: &json) }) else { return nil }
-        lastEvent = (token, reply)
-        return reply
+    /// The last event sent to monitors and its reply, encoded once for all of them: the hub
+    /// hands each event to every monitor in turn, and equal events are the same bytes. The hub
+    /// numbers each delivery (``SceneHub/addMonitor(scene:deliveries:)``): one number to
+    /// compare, where comparing the events themselves cost more than encoding one. A class of
+    /// its own, held by each monitor's closure: the closure held the interface `unowned` (a
+    /// checked load per event and monitor) and asked the hub for the number.
+    private final class EventReplies {
+        /// The last delivery's number, its reply and whether it is coalescible. Three fields, not
+        /// an optional tuple: reading the tuple copied it whole through its value witness (~145
+        /// instructions per monitor). Unchecked: only read and assigned whole (see
+        /// `VarlinkConnection`'s rule); checked, each monitor's event paid ~85 instructions for it.
+        @exclusivity(unchecked) private var lastDelivery: UInt64 = 0
+        @exclusivity(unchecked) private var lastReply: VarlinkEncodedReply?
+        @exclusivity(unchecked) private var lastCoalescible = false
+
+        /// Sends `message` on `stream`: a state as it is, an event as its reply encoded once per
+        /// delivery (focus, bindings and values events coalescible). The event is read out of
+        /// `message` only to encode it.
+        func send(_ message: MonitorMessage, delivery: UInt64, to stream: VarlinkStream) {
+            if delivery != 0 && delivery == lastDelivery, let reply = lastReply {
+                stream.send(reply, coalescible: lastCoalescible)
+                return
+            }
+            switch message {
+            case .state(let state):
+                _ = try? stream.send(encoding: StateReply(state: state))
+            case .event(let event):
+                guard let reply = try? VarlinkEncodedReply(writing: { json throws in try ReplyWriter.event(event, into: &json) })
+                else { return }
+                let coalescible = event.kind == .focus || event.kind == .bindings || event.kind == .values
+                (lastDelivery, lastReply, lastCoalescible) = (delivery, reply, coalescible)
+                stream.send(reply, coalescible: coalescible)
+            }
+        }
     }
 
     /// A reply written by hand (``VarlinkEncodedReply/init(continues:capacity:writing:)``),

@@ -53,7 +53,8 @@ final class InputRouter {
     init(eventLoop: any EventLoop, hub: SceneHub) {
         self.eventLoop = eventLoop
         self.hub = hub
-        _ = try? hub.addMonitor(scene: nil) { [weak self] message in self?.focusMayHaveChanged(message) }
+        let watch = FocusWatch(hub: hub, focusContext: focusContext)
+        _ = try? hub.addMonitor(scene: nil) { message, _ in watch.focusMayHaveChanged(message) }
     }
 
     /// What an `io.focusd.Input.Monitor` stream is told.
@@ -140,33 +141,43 @@ final class InputRouter {
 
     // MARK: Internals
 
-    /// The scene and revision the focus context was last read at. The events of one change share
-    /// its revision (a move's `focus`, `bindings` and `values`) and arrive once it is done, so one
-    /// read serves them all: 3,300 instructions per event otherwise (callgrind, LoopBench). A
-    /// `scene` event (a scene set, updated, removed or activated) and a state always read again.
-    private var contextRead: (scene: String, revision: Int)?
+    /// Keeps ``focusContext`` current from the hub's events, as the hub's monitor of every
+    /// scene. Held by that monitor's closure alone, with no reference back to the router (which
+    /// holds the hub: `[weak self]` cost each event a checked load and a release); it holds the
+    /// hub `unowned(unsafe)`, as the closure runs only inside the hub's own calls.
+    private final class FocusWatch {
+        unowned(unsafe) let hub: SceneHub
+        let focusContext: SharedFocusContext
+        /// The scene and revision the focus context was last read at. The events of one change
+        /// share its revision (a move's `focus`, `bindings` and `values`) and arrive once it is
+        /// done, so one read serves them all: 3,300 instructions per event otherwise (callgrind,
+        /// LoopBench). A `scene` event (a scene set, updated, removed or activated) and a state
+        /// always read again. Unchecked: only read and assigned whole, on the loop.
+        @exclusivity(unchecked) private var contextRead: (scene: String, revision: Int)?
 
-    private func focusMayHaveChanged(_ message: MonitorMessage) {
-        if case .event(let event) = message, event.kind != .scene {
-            if let read = contextRead, read.revision == event.revision, read.scene == event.scene { return }
-            contextRead = (event.scene, event.revision)
-        } else {
-            contextRead = nil
+        init(hub: SceneHub, focusContext: SharedFocusContext) {
+            self.hub = hub
+            self.focusContext = focusContext
         }
-        noteFocus()
-    }
 
-    /// Publishes the focused node's context for the input thread.
-    private func noteFocus() {
-        let now = context()
-        focusContext.value.withLock { if $0 != now { $0 = now } }
-    }
+        func focusMayHaveChanged(_ message: MonitorMessage) {
+            if case .event(let event) = message, event.kind != .scene {
+                if let read = contextRead, read.revision == event.revision, read.scene == event.scene { return }
+                contextRead = (event.scene, event.revision)
+            } else {
+                contextRead = nil
+            }
+            let now = context()
+            focusContext.value.withLock { if $0 != now { $0 = now } }
+        }
 
-    private func context() -> FocusContext {
-        hub.withActiveSession { session in
-            let role = session.focusedRole
-            return FocusContext(typingSuppressed: role == "search" || role == "text", editing: session.focusedIsEditable)
-        } ?? FocusContext()
+        /// The focused node's context in the active scene.
+        private func context() -> FocusContext {
+            hub.withActiveSession { session in
+                let role = session.focusedRole
+                return FocusContext(typingSuppressed: role == "search" || role == "text", editing: session.focusedIsEditable)
+            } ?? FocusContext()
+        }
     }
 
     /// Applies one command to the active scene, as the type's discussion says which do.

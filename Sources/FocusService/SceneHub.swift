@@ -36,6 +36,11 @@ public final class SceneHub {
         var setter: Setter?
         /// Larger is more recent; used to fall back when the active scene is removed.
         var activatedAt: UInt64
+        /// The scene's last directional move on the main track (`io.focusd.Inspect.ExplainMove`),
+        /// kept with the scene: in a dictionary of its own, every move hashed the scene's name
+        /// again to store it (the entry is found already), and a dropped scene had to be removed
+        /// from both.
+        var lastMove: LastMove?
     }
 
     /// The connection and uid a scene is charged to.
@@ -66,10 +71,27 @@ public final class SceneHub {
         let raw: UInt64
     }
 
-    struct Monitor {
+    /// A class, held in an array in the order monitors subscribed: a delivery reads each one's
+    /// scene and closure through one reference (a struct copied out of a dictionary was a
+    /// retain and a release of its scene name and of its closure's context per monitor and event).
+    final class Monitor {
+        let id: UInt64
         /// nil: follow the active scene.
-        var scene: String?
-        var deliver: (MonitorMessage) -> Void
+        let scene: String?
+        /// Handed each message with its delivery's number (``addMonitor(scene:deliveries:)``).
+        let deliver: (MonitorMessage, UInt64) -> Void
+        init(id: UInt64, scene: String?, deliver: @escaping (MonitorMessage, UInt64) -> Void) {
+            self.id = id
+            self.scene = scene
+            self.deliver = deliver
+        }
+
+        /// Whether an event of the scene `named` (nil: of no scene by name) reaches this monitor;
+        /// `followers`: it also reaches the monitors that follow the active scene.
+        @inline(__always)
+        func reached(named: String?, followers: Bool) -> Bool {
+            scene == nil ? followers || named == nil : scene == named
+        }
     }
 
     /// Checked by every SetScene and UpdateScene; a config reload changes them for every scene
@@ -103,17 +125,13 @@ public final class SceneHub {
     private var entries: [String: Entry] = [:]
     @exclusivity(unchecked) public private(set) var activeName: String?
     private var clock: UInt64 = 0
-    private var monitors: [UInt64: Monitor] = [:]
+    /// Ordered by id (ids only grow), so one is found by binary search.
+    private var monitors: [Monitor] = []
     private var nextMonitor: UInt64 = 1
-    /// Names the event being handed to the monitors while they run (0: none), so an interface
-    /// can encode it once for all of them by this number instead of comparing whole events.
-    /// Every delivery gets a fresh one; a delivery nested in another restores the outer one.
-    /// The tokens and `activeName` are only read and assigned whole, so their runtime access
-    /// checks (`@exclusivity(unchecked)`: ~85 instructions each, several per event) could never fire.
-    @exclusivity(unchecked) private(set) var deliveryToken: UInt64 = 0
-    @exclusivity(unchecked) private var lastDeliveryToken: UInt64 = 0
-    /// Each scene's last directional move on the main track (`io.focusd.Inspect.ExplainMove`).
-    private var lastMoves: [String: LastMove] = [:]
+    /// The number of the last delivery (``addMonitor(scene:deliveries:)``). It and `activeName`
+    /// are only read and assigned whole, so their runtime access checks
+    /// (`@exclusivity(unchecked)`: ~85 instructions each, several per event) could never fire.
+    @exclusivity(unchecked) private var lastDelivery: UInt64 = 0
 
     /// A directional move as its `focus` or `blocked` event told it.
     public struct LastMove: Hashable, Sendable {
@@ -153,7 +171,7 @@ public final class SceneHub {
     }
 
     /// The last directional move of the scene `name`, if it had one since it was created.
-    public func lastDirectionalMove(of name: String) -> LastMove? { lastMoves[name] }
+    public func lastDirectionalMove(of name: String) -> LastMove? { entries[name]?.lastMove }
 
     /// The active scene's session, for the input path (roles and interactions of the focused node).
     public var activeSession: SceneSession? {
@@ -461,18 +479,17 @@ public final class SceneHub {
 
     private func drop(_ name: String) {
         guard let entry = entries.removeValue(forKey: name) else { return }
-        lastMoves[name] = nil
         defer {
             nodesFreed?(entry.session.nodeCount)
             treeDropped?(.scene(entry.session))
         }
         let wasActive = activeName == name
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
-        deliver(event) { $0.scene == name }
+        deliver(event, named: name, followers: false)
         if wasActive {
             activeName = entries.max { $0.value.activatedAt < $1.value.activatedAt }?.key
             if activeName == nil {
-                deliver(event) { $0.scene == nil }
+                deliver(event, named: nil, followers: true)  // the followers alone
             }
             announceActiveChange()
         }
@@ -518,12 +535,13 @@ public final class SceneHub {
     ) throws(FocusError) -> Outcome {
         // Every access goes through the entry in place: reading `entries[name]!.session.x`
         // copies the entry out first, a retain and release of each of the session's buffers.
-        let (outcome, memory, scrolls) = try inPlace(at: index) { entry throws(FocusError) in
+        let outcome = try inPlace(at: index) { entry throws(FocusError) in
             let memory = entry.session.sectionMemory  // a reference, copied only if it changes
             let scrolls = entry.session.scrollMemory  // likewise
-            return (try body(&entry.session), memory, scrolls)
+            let outcome = try body(&entry.session)
+            Self.noteDirectionalMove(outcome.events, in: &entry, memory: memory, scrolls: scrolls)
+            return outcome
         }
-        noteDirectionalMove(outcome.events, scene: name, memory: memory, scrolls: scrolls)
         deliver(outcome.events, scene: name)
         return outcome
     }
@@ -565,12 +583,23 @@ public final class SceneHub {
     public func addMonitor(
         scene: String?, deliver: @escaping (MonitorMessage) -> Void
     ) throws(FocusError) -> MonitorID {
+        try addMonitor(scene: scene) { message, _ in deliver(message) }
+    }
+
+    /// ``addMonitor(scene:deliver:)`` whose closure is also handed each message's delivery
+    /// number: the monitors one event is handed to at once (one delivery) are all handed the
+    /// same number, and every other delivery has another (0: a state), so an interface can
+    /// encode an event once for all of them by comparing one number instead of whole events.
+    /// The closure runs only inside the hub's own calls.
+    public func addMonitor(
+        scene: String?, deliveries deliver: @escaping (MonitorMessage, _ delivery: UInt64) -> Void
+    ) throws(FocusError) -> MonitorID {
         if let scene, entries[scene] == nil { throw .noSuchScene(scene: scene) }
         let id = nextMonitor
         nextMonitor += 1
-        monitors[id] = Monitor(scene: scene, deliver: deliver)
+        monitors.append(Monitor(id: id, scene: scene, deliver: deliver))
         if let (name, index) = installed(scene) {
-            deliver(.state(entries.values[index].session.state(active: name == activeName)))
+            deliver(.state(entries.values[index].session.state(active: name == activeName)), 0)
         }
         return MonitorID(raw: id)
     }
@@ -588,12 +617,22 @@ public final class SceneHub {
     }
 
     public func removeMonitor(_ id: MonitorID) {
-        monitors[id.raw] = nil
+        if let index = monitorIndex(id) { monitors.remove(at: index) }
+    }
+
+    /// Where the monitor `id` is in ``monitors``, if it is there.
+    private func monitorIndex(_ id: MonitorID) -> Int? {
+        var low = 0, high = monitors.count
+        while low < high {
+            let middle = (low + high) / 2
+            if monitors[middle].id < id.raw { low = middle + 1 } else { high = middle }
+        }
+        return low < monitors.count && monitors[low].id == id.raw ? low : nil
     }
 
     /// The current state for a monitor's catch-up snapshot (nil when its scene is gone).
     public func snapshot(for id: MonitorID) -> FocusState? {
-        guard let monitor = monitors[id.raw], let name = monitor.scene ?? activeName,
+        guard let index = monitorIndex(id), let name = monitors[index].scene ?? activeName,
             let entry = entries[name]
         else { return nil }
         return entry.session.state(active: name == activeName)
@@ -604,32 +643,35 @@ public final class SceneHub {
         let isActive = scene == activeName
         // Each event to every monitor in turn (each monitor still gets them in order), so the
         // interface encodes each once for all of them.
-        for event in events {
-            deliver(event) { $0.scene == scene || ($0.scene == nil && isActive) }
+        // By index: `for event in events` copied each event (a retain and a release of each of
+        // its strings and arrays) before the delivery's own copy into its message.
+        for index in events.indices {
+            deliver(events[index], named: scene, followers: isActive)
         }
     }
 
-    /// Hands `event` to every monitor `reaches` selects, as one delivery (``deliveryToken``).
-    private func deliver(_ event: Event, to reaches: (Monitor) -> Bool) {
-        let outer = deliveryToken
-        lastDeliveryToken += 1
-        deliveryToken = lastDeliveryToken
-        defer { deliveryToken = outer }
+    /// Hands `event` to every monitor it reaches (``Monitor/reached(named:followers:)``), as one
+    /// delivery (its own number). The monitors as they were when it began: one a monitor's
+    /// closure adds is not handed this event, one it removes still is (its stream has ended).
+    private func deliver(_ event: Event, named scene: String?, followers: Bool) {
+        lastDelivery += 1
+        let delivery = lastDelivery
         let message = MonitorMessage.event(event)  // one copy of the event, not one per monitor
-        for monitor in monitors.values where reaches(monitor) {
-            monitor.deliver(message)
+        let monitors = self.monitors
+        for index in monitors.indices where monitors[index].reached(named: scene, followers: followers) {
+            monitors[index].deliver(message, delivery)
         }
     }
 
-    /// Keeps the last directional move among `events` for `ExplainMove`.
-    private func noteDirectionalMove(_ events: [Event], scene: String, memory: [String: String], scrolls: ScrollMemory) {
+    /// Keeps the last directional move among `events` in the scene's `entry` for `ExplainMove`.
+    private static func noteDirectionalMove(_ events: [Event], in entry: inout Entry, memory: [String: String], scrolls: ScrollMemory) {
         // By index: `for e in events` copied every event (a retain and a release of each of its
         // strings) to read three of its fields.
         for index in events.indices where events[index].kind == .focus || events[index].kind == .blocked {
             guard let cause = events[index].cause, cause.kind == .directional, let d = cause.direction,
                 (events[index].track ?? .main) == .main
             else { continue }
-            lastMoves[scene] = LastMove(
+            entry.lastMove = LastMove(
                 from: events[index].from, direction: d, revision: events[index].revision, memory: memory, scrolls: scrolls)
         }
     }
@@ -638,21 +680,19 @@ public final class SceneHub {
         guard let entry = entries[name] else { return }
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
         let reachesFollowers = toFollowers && name == activeName
-        deliver(event) { $0.scene == name || ($0.scene == nil && reachesFollowers) }
+        deliver(event, named: name, followers: reachesFollowers)
     }
 
     private func announceActiveChange() {
         guard let name = activeName, let entry = entries[name] else { return }
         let event = Event(kind: .scene, scene: name, revision: entry.session.revision)
         let state = entry.session.state(active: true)
-        let outer = deliveryToken
-        lastDeliveryToken += 1
-        let token = lastDeliveryToken
-        defer { deliveryToken = outer }
-        for monitor in monitors.values where monitor.scene == nil {
-            deliveryToken = token  // a delivery nested in the last monitor's may have changed it
-            monitor.deliver(.event(event))
-            monitor.deliver(.state(state))
+        lastDelivery += 1
+        let delivery = lastDelivery
+        let message = MonitorMessage.event(event)
+        for monitor in monitors where monitor.scene == nil {
+            monitor.deliver(message, delivery)
+            monitor.deliver(.state(state), 0)
         }
     }
 }

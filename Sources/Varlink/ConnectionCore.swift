@@ -20,6 +20,38 @@ struct PendingCall {
     var decoded: (any Sendable)?
 }
 
+/// The calls parsed and waiting, in order: the first held apart, the rest in a ring. A client
+/// answered one call at a time never has more than one waiting, and taking it is a move out of
+/// an optional, where `CircularBuffer.removeFirst()` cost ~550 instructions a call.
+struct PendingCalls {
+    private var first: PendingCall?
+    private var rest = CircularBuffer<PendingCall>()
+    /// Counted apart: asking `first` whether it is nil copied the whole call out to ask.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ call: PendingCall) {
+        if count == 0 { first = call } else { rest.append(call) }
+        count += 1
+    }
+
+    /// The first call (there is one), taken out.
+    mutating func removeFirst() -> PendingCall {
+        let next = first.take()!
+        count -= 1
+        if count > 0 { first = rest.removeFirst() }
+        return next
+    }
+
+    /// Every call, in order, taken out.
+    mutating func removeAll() -> [PendingCall] {
+        var all: [PendingCall] = []
+        while !isEmpty { all.append(removeFirst()) }
+        return all
+    }
+}
+
 struct ConnectionCore {
     /// The bounds one connection is held to.
     struct Limits: Sendable {
@@ -66,7 +98,7 @@ struct ConnectionCore {
     let limits: Limits
     private(set) var framer: MessageFramer
     /// Parsed calls waiting behind the one being answered.
-    private(set) var pendingCalls = CircularBuffer<PendingCall>()
+    private(set) var pendingCalls = PendingCalls()
     private(set) var pendingCallBytes = 0
     /// Replies (and events) for the client, not yet taken by the socket.
     var queue: OutgoingQueue
@@ -268,14 +300,13 @@ struct ConnectionCore {
 
     /// The connection closed: what it held (bytes of partial input, queued replies and waiting
     /// calls, for the memory report) and the calls that never ran.
-    mutating func closed() -> (heldBytes: Int, unrun: CircularBuffer<PendingCall>) {
+    mutating func closed() -> (heldBytes: Int, unrun: [PendingCall]) {
         guard isOpen else { return (0, []) }
         isOpen = false
         let held = framer.pendingBytes + queue.queuedBytes + pendingCallBytes
         // Let go of a partial message's chunks now, not whenever the connection is deallocated.
         framer = MessageFramer(maxMessageSize: limits.maxMessageSize)
-        let unrun = pendingCalls
-        pendingCalls = []
+        let unrun = pendingCalls.removeAll()
         pendingCallBytes = 0
         callInFlight = false
         queue.closed()

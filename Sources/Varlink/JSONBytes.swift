@@ -115,10 +115,31 @@ public struct JSONBytes: ~Copyable {
     private mutating func escaped(_ text: UnsafeBufferPointer<UInt8>) {
         reserve(text.count &+ 2)
         start[count] = UInt8(ascii: "\"")
-        count &+= 1
-        // Runs of bytes that need no escape are copied whole (ids and names are all such).
-        var run = 0
+        // Copied byte by byte as they are checked, while none needs an escape (ids and names
+        // are all such, and short: a `memmove` call per string cost more than the copy).
+        var written = count &+ 1
+        guard text.count <= 64 else {  // long: checked first, copied in runs
+            count = written
+            return escaped(text, from: 0)
+        }
         for index in 0..<text.count {
+            let byte = text[index]
+            guard byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else {
+                count = written
+                return escaped(text, from: index)
+            }
+            start[written] = byte
+            written &+= 1
+        }
+        start[written] = UInt8(ascii: "\"")
+        count = written &+ 1
+    }
+
+    /// The rest of `text` from `first` and the closing quote.
+    private mutating func escaped(_ text: UnsafeBufferPointer<UInt8>, from first: Int) {
+        // Runs of bytes that need no escape are copied whole.
+        var run = first
+        for index in first..<text.count {
             let byte = text[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
             if index > run { append(text.baseAddress! + run, index - run) }

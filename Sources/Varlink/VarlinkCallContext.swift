@@ -125,16 +125,14 @@ public final class VarlinkCallContext {
     public let method: String
     /// The call's parameters (an object).
     public var parameters: JSONValue { call.parameters }
+    /// The call's fully qualified method, read alone: `call.method` from another module copied
+    /// the whole call out first.
+    public var qualifiedMethod: String { call.method }
 
-    /// ``VarlinkCall/forEachParameter(_:)`` of the call. A small call's members are taken
-    /// alone (a reference): `call.forEachParameter` copied the whole call out first (0.24k
-    /// instructions), as `body` might change it.
-    @discardableResult
-    package func forEachParameter(_ body: (String, JSONValue) -> Void) -> Bool {
-        guard let members = call.members else { return call.forEachParameter(body) }
-        for index in members.indices { body(members[index].name, members[index].value) }
-        return true
-    }
+    /// The call's ``VarlinkCall/members`` (a small call's parameters as its reader found them),
+    /// taken alone: a reference, where reading them through `call` copied the whole call out
+    /// first (0.24k instructions).
+    package var members: [VarlinkCall.Member]? { call.members }
     /// The caller's credentials.
     public var peer: PeerCredentials { connection.peer }
     /// The caller accepts a stream of replies.

@@ -73,9 +73,15 @@ public struct VarlinkCall: Hashable, Sendable {
     }
 
     /// A small call whose parameters are `members` (distinct names).
+    /// (Each field set once: delegating to the general initializer and setting `members` after
+    /// made the call and then copied it, a retain and a release of each of its parts per call.)
     init(method: String, members: [Member], oneway: Bool, more: Bool, upgrade: Bool) {
-        self.init(method: method, oneway: oneway, more: more, upgrade: upgrade)
+        self.method = method
+        self.tree = [:]
         self.members = members
+        self.oneway = oneway
+        self.more = more
+        self.upgrade = upgrade
     }
 
     /// Calls `body` with each member of the parameters' object (in no set order), without

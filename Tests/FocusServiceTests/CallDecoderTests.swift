@@ -23,7 +23,8 @@ struct CallDecoderTests {
 
     static func parameters(_ g: inout WireWriterTests.SplitMix, keys: [String]) -> JSONValue {
         if Int.random(in: 0...30, using: &g) == 0 { return [.string("up")] }
-        let strings = ["up", "down", "left", "right", "next", "previous", "Up", "", "main", "accessibility", "a", "é\"\\"]
+        // Every direction's name (the reader compares names by length), and names that are not.
+        let strings = Direction.allCases.map(\.rawValue) + ["Up", "rightt", "lef", "", "main", "accessibility", "a", "é\"\\"]
         var members: [String: JSONValue] = [:]
         for key in keys + ["directon", "Scene", "a", "zz", "wrap ", "ids"] where Int.random(in: 0...9, using: &g) < (keys.contains(key) ? 6 : 1) {
             members[key] = value(&g, strings: strings)

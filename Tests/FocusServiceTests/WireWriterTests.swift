@@ -23,8 +23,10 @@ struct WireWriterTests {
 
     static let pieces: [String] = ["a", "Z", "0", "_", "-", "#", " ", "\"", "\\", "\n", "\r", "\t", "\u{1}", "\u{1F}", "/", "é", "→", "😀", "\u{7F}"]
 
+    /// Mostly short (ids, names), one in nine long enough (past 64 bytes) for the writer's other way.
     static func string(_ g: inout SplitMix) -> String {
-        (0..<Int.random(in: 0...12, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+        let count = Int.random(in: 0...8, using: &g) == 0 ? Int.random(in: 13...60, using: &g) : Int.random(in: 0...12, using: &g)
+        return (0..<count).map { _ in pieces.randomElement(using: &g)! }.joined()
     }
     static func maybe<T>(_ g: inout SplitMix, _ make: (inout SplitMix) -> T) -> T? {
         Bool.random(using: &g) ? make(&g) : nil
