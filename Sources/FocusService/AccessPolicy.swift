@@ -38,7 +38,7 @@ struct AccessPolicy: Sendable {
 
     init(settings: AccessSettings, daemonUID: UInt32, socketGID: UInt32?) {
         self.daemonUID = daemonUID
-        fullUIDs = Set([0, daemonUID] + settings.allowedUids)
+        fullUIDs = Set(settings.allowedUids)  // root and daemonUID are asked first
         fullGIDs = Set(settings.allowedGids + (socketGID.map { [$0] } ?? []))
         readOnlyUIDs = Set(settings.readOnlyUids)
         readOnlyGIDs = Set(settings.readOnlyGids)
@@ -60,7 +60,6 @@ struct AccessPolicy: Sendable {
         let level = transport == .unixSocket ? level(of: peer) : webSocket
         if level == .full || method.hasPrefix("org.varlink.service.") { return nil }
         switch level {
-        case .full: return nil
         case .readOnly where Self.readOnlyMethods.contains(method): return nil
         default:
             guard method.hasPrefix("io.focusd.Focus.") else { return .permissionDenied }
