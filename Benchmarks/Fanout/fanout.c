@@ -6,7 +6,7 @@
 //       A NUL-framed message with "more":true subscribes its connection (one reply, continues);
 //       any other message is a call: one event is written to every subscriber, then the reply to
 //       the caller. The event and the reply are fixed bytes of the size of focusd's own.
-//   fanout time SOCKET[,SOCKET] MONITORS MOVES WARMUP SCENE [BLOCK]
+//   fanout time SOCKET[,SOCKET] MONITORS MOVES WARMUP SCENE [BLOCK [BLOCKWARMUP]]
 //       The client: MONITORS connections send io.focusd.Focus.Monitor(scene) and read its first
 //       reply; one more connection sends MOVES + WARMUP alternating Move(right/left) calls, one at
 //       a time. For each timed move it waits for the reply and for one message containing
@@ -15,7 +15,9 @@
 //       The same binary times focusd and the floor, so both pay the same client costs. Given two
 //       sockets, it connects to both and alternates between them in blocks of BLOCK moves (ABBA),
 //       and each line starts with the server's index (0 the first socket): both servers are timed
-//       through the same stretch of the machine's time, a millisecond apart.
+//       through the same stretch of the machine's time, a millisecond apart. Each block then starts
+//       with BLOCKWARMUP more untimed moves (default 0): the first moves after the other server ran
+//       find the caches holding its work (docs/fanout.md, "Sixth pass").
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -158,7 +160,8 @@ struct server {
     struct pollfd fds[MAXFD];
     struct input inputs[MAXFD];
     int count;
-    int moves;  // moves made so far, warm-up included
+    int moves;  // moves made so far, warm-up included, a block's own warm-up not
+    int made;   // every move made (their directions alternate)
 };
 
 /* Connects `monitors` monitors of `scene` (each reads its first reply) and the caller. */
@@ -168,6 +171,7 @@ static int open_server(struct server *server, const char *path, int monitors, co
     snprintf(call, sizeof call, "{\"method\":\"io.focusd.Focus.Monitor\",\"parameters\":{\"scene\":\"%s\"},\"more\":true}", scene);
     server->count = monitors + 1;
     server->moves = 0;
+    server->made = 0;
     for (int m = 1; m <= monitors; m++) {
         server->fds[m].fd = connect_to(path);
         server->fds[m].events = POLLIN;
@@ -189,7 +193,7 @@ static int move_once(struct server *server, const char *scene, double *line) {
     int count = server->count;
     int length = snprintf(call, sizeof call,
         "{\"method\":\"io.focusd.Focus.Move\",\"parameters\":{\"direction\":\"%s\",\"scene\":\"%s\"}}",
-        server->moves % 2 == 0 ? "right" : "left", scene);
+        server->made % 2 == 0 ? "right" : "left", scene);
     int waiting = count;
     for (int i = 0; i < count; i++) line[i] = -1;
     double start = now_us();
@@ -211,7 +215,7 @@ static int move_once(struct server *server, const char *scene, double *line) {
             }
         }
     }
-    server->moves++;
+    server->made++;
     return 0;
 }
 
@@ -219,7 +223,7 @@ static int move_once(struct server *server, const char *scene, double *line) {
    between them in blocks of `block` moves (ABBA: which goes first alternates per pair of blocks),
    warm-up included, so that both see the same machine through the run; a timed line starts with
    the server's index. */
-static int time_moves(char *paths, int monitors, int moves, int warmup, const char *scene, int block) {
+static int time_moves(char *paths, int monitors, int moves, int warmup, const char *scene, int block, int blockWarmup) {
     if (monitors < 1 || monitors > MAXFD - 2) { fprintf(stderr, "fanout: 1...%d monitors\n", MAXFD - 2); return 2; }
     if (block < 1) { fprintf(stderr, "fanout: blocks of at least 1 move\n"); return 2; }
     static struct server servers[2];
@@ -232,10 +236,14 @@ static int time_moves(char *paths, int monitors, int moves, int warmup, const ch
         for (int turn = 0; turn < serverCount; turn++) {
             struct server *server = &servers[serverCount == 2 && pair % 2 == 1 ? 1 - turn : turn];
             int index = (int)(server - servers);
+            if (server->moves < moves + warmup)
+                for (int w = 0; w < blockWarmup; w++)
+                    if (move_once(server, scene, line)) return 1;
             for (int m = 0; m < block && server->moves < moves + warmup; m++) {
                 busy = 1;
                 int timed = server->moves >= warmup;
                 if (move_once(server, scene, line)) return 1;
+                server->moves++;
                 if (!timed) continue;
                 if (serverCount == 2) printf("%d ", index);
                 for (int i = 0; i < server->count; i++) printf(i ? " %.2f" : "%.2f", line[i]);
@@ -249,8 +257,9 @@ static int time_moves(char *paths, int monitors, int moves, int warmup, const ch
 
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "serve") == 0) serve(argv[2]);
-    if ((argc == 7 || argc == 8) && strcmp(argv[1], "time") == 0)
-        return time_moves(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), argv[6], argc == 8 ? atoi(argv[7]) : 1 << 30);
-    fprintf(stderr, "usage: fanout serve SOCKET | fanout time SOCKET[,SOCKET] MONITORS MOVES WARMUP SCENE [BLOCK]\n");
+    if (argc >= 7 && argc <= 9 && strcmp(argv[1], "time") == 0)
+        return time_moves(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), argv[6], argc >= 8 ? atoi(argv[7]) : 1 << 30,
+            argc == 9 ? atoi(argv[8]) : 0);
+    fprintf(stderr, "usage: fanout serve SOCKET | fanout time SOCKET[,SOCKET] MONITORS MOVES WARMUP SCENE [BLOCK [BLOCKWARMUP]]\n");
     return 2;
 }

@@ -2,7 +2,7 @@
 //
 //   swift build -c release --static-swift-stdlib --product focusd \
 //     && swift build -c release --static-swift-stdlib --product ServiceBench && .build/release/ServiceBench [--focusd PATH] [--quick] [--memory-detail]
-//     (--fanout: case a′ only, [--fanout-block N] [--fanout-raw DIR]; --startup: (e) start to socket only)
+//     (--fanout: case a′ only, [--fanout-block N] [--fanout-block-warmup N] [--fanout-raw DIR]; --startup: (e) start to socket only)
 //
 // (--static-swift-stdlib is how scripts/install builds the daemon it deploys; a focusd linked to
 // the shared Swift runtime measures ~4 MiB more file-backed memory, and the bench says so and
@@ -45,6 +45,9 @@ let slowSamples = arguments.contains("--slow-samples")
 /// `--fanout-block N`: (a′) alternates the two servers every N moves (default 20; 1000 is the
 /// layout before the sixth pass of docs/fanout.md, one server's whole round at a time).
 let fanoutBlock = option("--fanout-block").flatMap { Int($0) } ?? 20
+/// `--fanout-block-warmup N`: (a′) untimed moves at the start of each block (default 2): the first
+/// moves after the other server ran are slower, by its work in the caches (docs/fanout.md, "Sixth pass").
+let fanoutBlockWarmup = option("--fanout-block-warmup").flatMap { Int($0) } ?? 2
 /// `--fanout-raw DIR`: (a′) also writes each client run's lines (server, round trip, arrivals) to DIR.
 let fanoutRaw = option("--fanout-raw")
 let repositoryRoot: String = {
@@ -345,15 +348,17 @@ func buildFanout(in directory: String) -> String? {
 }
 
 /// Runs the compiled client against `sockets` (one or two servers; with two it is connected to
-/// both and alternates between them in blocks of `block` moves): per server, per timed move, the
+/// both and alternates between them in blocks of `block` moves, each after `blockWarmup` untimed
+/// ones): per server, per timed move, the
 /// round trip and each monitor's arrival (µs). `cpus` (e.g. "1"): the client runs pinned to them
 /// (`taskset -c`). `raw`: the client's output is also written to that file.
 func timeFanout(
-    _ binary: String, sockets: [String], monitors: Int, moves: Int, block: Int, scene: String, cpus: String? = nil, raw: String? = nil
+    _ binary: String, sockets: [String], monitors: Int, moves: Int, block: Int, blockWarmup: Int, scene: String, cpus: String? = nil,
+    raw: String? = nil
 ) throws -> [[[Double]]] {
     let process = Process()
     let output = Pipe()
-    let arguments = ["time", sockets.joined(separator: ","), String(monitors), String(moves), "100", scene, String(block)]
+    let arguments = ["time", sockets.joined(separator: ","), String(monitors), String(moves), "100", scene, String(block), String(blockWarmup)]
     if let cpus {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
         process.arguments = ["-c", cpus, binary] + arguments
@@ -450,8 +455,10 @@ func idleDescription() -> String {
 
 /// (a′) focusd against its floor: `Move` → the event at each of 8 monitors, both servers timed by the
 /// same compiled single-threaded client, connected to both and alternating between them every
-/// `--fanout-block` moves (20: about a millisecond; which one goes first alternates too) so both see
-/// the same machine load, a burst of another process's work included, under each of three placements:
+/// `--fanout-block` moves (20: about a millisecond; which one goes first alternates too; each block
+/// after `--fanout-block-warmup` untimed moves, 2, as the first moves after a switch find the caches
+/// holding the other server's work) so both see the same machine load, a burst of another process's
+/// work included, under each of three placements:
 /// as the scheduler places the processes, all on one CPU, and server and client on different CPUs.
 /// The placement is what made the floor swing from 37 to 117 µs between runs: a server on the
 /// client's CPU writes all its events before the client runs (no wake-up crosses CPUs), one on the
@@ -460,7 +467,7 @@ func fanoutBenchmark() throws {
     let monitors = 8
     let rounds = 4
     let movesPerRound = quick ? 250 : 1000
-    print("(a′) Move → event at each of \(monitors) monitors, compiled client (Benchmarks/Fanout/fanout.c), \(rounds) rounds of \(movesPerRound) moves per server and placement, the client connected to both servers and alternating every \(fanoutBlock) moves")
+    print("(a′) Move → event at each of \(monitors) monitors, compiled client (Benchmarks/Fanout/fanout.c), \(rounds) rounds of \(movesPerRound) moves per server and placement, the client connected to both servers and alternating every \(fanoutBlock) moves (after \(fanoutBlockWarmup) untimed ones)")
     print("    machine: \(idleDescription())")
     let directory = makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -507,7 +514,7 @@ func fanoutBenchmark() throws {
             let sockets = floorFirst ? [floorSocket, daemon.socket] : [daemon.socket, floorSocket]
             let (floorBefore, daemonBefore) = (SchedulerCounters(pid: floor.processIdentifier), SchedulerCounters(pid: daemon.pid))
             let rows = try timeFanout(
-                binary, sockets: sockets, monitors: monitors, moves: movesPerRound, block: fanoutBlock, scene: "bench",
+                binary, sockets: sockets, monitors: monitors, moves: movesPerRound, block: fanoutBlock, blockWarmup: fanoutBlockWarmup, scene: "bench",
                 cpus: placement.client, raw: fanoutRaw.map { "\($0)/round\(round)-placement\(index)-\(floorFirst ? "floor" : "focusd")-first.txt" })
             bareCounters[index] += SchedulerCounters(pid: floor.processIdentifier) - floorBefore
             focusdCounters[index] += SchedulerCounters(pid: daemon.pid) - daemonBefore
@@ -515,7 +522,9 @@ func fanoutBenchmark() throws {
             focusd[index] += rows[floorFirst ? 1 : 0]
         }
     }
-    let movesPerPlacement = Double(rounds * (movesPerRound + 100))
+    // Every move each server made: the timed ones, the 100 warm-up moves and each block's own.
+    let blocksPerRound = (movesPerRound + 100 + fanoutBlock - 1) / fanoutBlock
+    let movesPerPlacement = Double(rounds * (movesPerRound + 100 + fanoutBlockWarmup * blocksPerRound))
     pin(floor.processIdentifier, to: all)
     pin(daemon.pid, to: all)
     func figures(_ rows: [[Double]]) -> (median: Double, p99: Double, roundTrip: Double, count: Int, first: Double, last: Double) {
