@@ -550,6 +550,13 @@ func fanoutBenchmark() throws {
         print("    focusd:                    median \(format(ours.median)), p99 \(format(ours.p99)) (\(ours.count) deliveries); Move round trip median \(format(ours.roundTrip))")
         print("    floor (C, epoll, 8 writes): median \(format(theirs.median)), p99 \(format(theirs.p99)) (\(theirs.count) deliveries); call round trip median \(format(theirs.roundTrip))")
         print("    first / last monitor reached, medians: focusd \(format(ours.first)) / \(format(ours.last)), floor \(format(theirs.first)) / \(format(theirs.last))")
+        // A move whose last event took over 0.3 ms waited for the CPU (another process's turn, a
+        // tick): when near 1% of either server's moves did, its p99 is the machine's, not its own.
+        func stalled(_ rows: [[Double]]) -> String {
+            let count = rows.filter { ($0.dropFirst().max() ?? 0) > 300 }.count
+            return "\(count) (\(String(format: "%.2f", 100 * Double(count) / Double(max(rows.count, 1))))%)"
+        }
+        print("    moves whose last event took over 0.3 ms: focusd \(stalled(focusd[index])), floor \(stalled(bare[index]))")
         let (ourCounts, theirCounts) = (perMove(focusdCounters[index]), perMove(bareCounters[index]))
         print(
             "    server CPU per Move: focusd \(String(format: "%.1f", ourCounts.cpu)) µs, floor \(String(format: "%.1f", theirCounts.cpu)) µs (\(String(format: "%.2f", ourCounts.cpu / theirCounts.cpu))×);"
