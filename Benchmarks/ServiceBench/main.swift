@@ -2,7 +2,7 @@
 //
 //   swift build -c release --static-swift-stdlib --product focusd \
 //     && swift build -c release --static-swift-stdlib --product ServiceBench && .build/release/ServiceBench [--focusd PATH] [--quick] [--memory-detail]
-//     (--fanout: case a′ only; --startup: (e) start to socket only)
+//     (--fanout: case a′ only, [--fanout-block N] [--fanout-block-warmup N] [--fanout-raw DIR]; --startup: (e) start to socket only)
 //
 // (--static-swift-stdlib is how scripts/install builds the daemon it deploys; a focusd linked to
 // the shared Swift runtime measures ~4 MiB more file-backed memory, and the bench says so and
@@ -31,23 +31,31 @@ import Varlink
 // MARK: Setup
 
 let arguments = CommandLine.arguments.dropFirst()
+/// The word after `name` on the command line, if any.
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else { return nil }
+    return arguments[arguments.index(after: index)]
+}
 let quick = arguments.contains("--quick")
 /// `--memory-detail`: after (b), list the daemon's mappings by resident size (what the figure is made of).
 let memoryDetail = arguments.contains("--memory-detail")
 /// `--slow-samples`: (d) prints when each of the timing client's waits over 20 ms began, on
 /// CLOCK_MONOTONIC, with the threads involved, for a scheduler trace of the same run.
 let slowSamples = arguments.contains("--slow-samples")
+/// `--fanout-block N`: (a′) alternates the two servers every N moves (default 20; 1000 is the
+/// layout before the sixth pass of docs/fanout.md, one server's whole round at a time).
+let fanoutBlock = option("--fanout-block").flatMap { Int($0) } ?? 20
+/// `--fanout-block-warmup N`: (a′) untimed moves at the start of each block (default 2): the first
+/// moves after the other server ran are slower, by its work in the caches (docs/fanout.md, "Sixth pass").
+let fanoutBlockWarmup = option("--fanout-block-warmup").flatMap { Int($0) } ?? 2
+/// `--fanout-raw DIR`: (a′) also writes each client run's lines (server, round trip, arrivals) to DIR.
+let fanoutRaw = option("--fanout-raw")
 let repositoryRoot: String = {
     var url = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { url.deleteLastPathComponent() }
     return url.path
 }()
-let focusdPath: String = {
-    if let index = arguments.firstIndex(of: "--focusd"), arguments.index(after: index) < arguments.endIndex {
-        return arguments[arguments.index(after: index)]
-    }
-    return repositoryRoot + "/.build/release/focusd"
-}()
+let focusdPath = option("--focusd") ?? repositoryRoot + "/.build/release/focusd"
 guard FileManager.default.isExecutableFile(atPath: focusdPath) else {
     print("ServiceBench: \(focusdPath) is missing; build it first: swift build -c release --product focusd")
     exit(1)
@@ -339,12 +347,18 @@ func buildFanout(in directory: String) -> String? {
     return binary
 }
 
-/// Runs the compiled client against `socket`: per timed move, the round trip and each monitor's arrival (µs).
-/// `cpus` (e.g. "1"): the client runs pinned to them (`taskset -c`).
-func timeFanout(_ binary: String, socket: String, monitors: Int, moves: Int, scene: String, cpus: String? = nil) throws -> [[Double]] {
+/// Runs the compiled client against `sockets` (one or two servers; with two it is connected to
+/// both and alternates between them in blocks of `block` moves, each after `blockWarmup` untimed
+/// ones): per server, per timed move, the
+/// round trip and each monitor's arrival (µs). `cpus` (e.g. "1"): the client runs pinned to them
+/// (`taskset -c`). `raw`: the client's output is also written to that file.
+func timeFanout(
+    _ binary: String, sockets: [String], monitors: Int, moves: Int, block: Int, blockWarmup: Int, scene: String, cpus: String? = nil,
+    raw: String? = nil
+) throws -> [[[Double]]] {
     let process = Process()
     let output = Pipe()
-    let arguments = ["time", socket, String(monitors), String(moves), "100", scene]
+    let arguments = ["time", sockets.joined(separator: ","), String(monitors), String(moves), "100", scene, String(block), String(blockWarmup)]
     if let cpus {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
         process.arguments = ["-c", cpus, binary] + arguments
@@ -356,8 +370,15 @@ func timeFanout(_ binary: String, socket: String, monitors: Int, moves: Int, sce
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw BenchFailure("the fan-out client failed against \(socket)") }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+    guard process.terminationStatus == 0 else { throw BenchFailure("the fan-out client failed against \(sockets)") }
+    if let raw { FileManager.default.createFile(atPath: raw, contents: data) }
+    var rows = Array(repeating: [[Double]](), count: sockets.count)
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        var numbers = line.split(separator: " ").compactMap { Double($0) }
+        let server = sockets.count == 1 ? 0 : Int(numbers.removeFirst())
+        rows[server].append(numbers)
+    }
+    return rows
 }
 
 /// What the scheduler counted for every thread of `pid`: time on a CPU (ns, `schedstat`), the
@@ -433,8 +454,11 @@ func idleDescription() -> String {
 }
 
 /// (a′) focusd against its floor: `Move` → the event at each of 8 monitors, both servers timed by the
-/// same compiled single-threaded client, in blocks that alternate between the two servers (which one
-/// goes first alternates too) so both see the same machine load, under each of three placements:
+/// same compiled single-threaded client, connected to both and alternating between them every
+/// `--fanout-block` moves (20: about a millisecond; which one goes first alternates too; each block
+/// after `--fanout-block-warmup` untimed moves, 2, as the first moves after a switch find the caches
+/// holding the other server's work) so both see the same machine load, a burst of another process's
+/// work included, under each of three placements:
 /// as the scheduler places the processes, all on one CPU, and server and client on different CPUs.
 /// The placement is what made the floor swing from 37 to 117 µs between runs: a server on the
 /// client's CPU writes all its events before the client runs (no wake-up crosses CPUs), one on the
@@ -443,7 +467,7 @@ func fanoutBenchmark() throws {
     let monitors = 8
     let rounds = 4
     let movesPerRound = quick ? 250 : 1000
-    print("(a′) Move → event at each of \(monitors) monitors, compiled client (Benchmarks/Fanout/fanout.c), \(rounds) rounds of \(movesPerRound) moves per server and placement, alternating")
+    print("(a′) Move → event at each of \(monitors) monitors, compiled client (Benchmarks/Fanout/fanout.c), \(rounds) rounds of \(movesPerRound) moves per server and placement, the client connected to both servers and alternating every \(fanoutBlock) moves (after \(fanoutBlockWarmup) untimed ones)")
     print("    machine: \(idleDescription())")
     let directory = makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -475,29 +499,32 @@ func fanoutBenchmark() throws {
     }
     var focusd = Array(repeating: [[Double]](), count: placements.count)
     var bare = Array(repeating: [[Double]](), count: placements.count)
-    // What each server's threads cost the scheduler over its blocks (the client's 100 warm-up
-    // moves and 9 connections included, the same for both servers).
+    // What each server's threads cost the scheduler over the client's run (the client's 100
+    // warm-up moves and 9 connections included, the same for both servers; the server whose
+    // block it is not sleeps).
     var focusdCounters = Array(repeating: SchedulerCounters(), count: placements.count)
     var bareCounters = Array(repeating: SchedulerCounters(), count: placements.count)
     for round in 0..<rounds {
         for (index, placement) in placements.enumerated() {
             pin(floor.processIdentifier, to: placement.server)
             pin(daemon.pid, to: placement.server)
+            // One client connected to both servers, alternating every `fanoutBlock` moves; which
+            // server's block comes first alternates between rounds (and, in the client, per pair).
             let floorFirst = round.isMultiple(of: 2)
-            for server in floorFirst ? [0, 1] : [1, 0] {
-                if server == 0 {
-                    let before = SchedulerCounters(pid: floor.processIdentifier)
-                    bare[index] += try timeFanout(binary, socket: floorSocket, monitors: monitors, moves: movesPerRound, scene: "bench", cpus: placement.client)
-                    bareCounters[index] += SchedulerCounters(pid: floor.processIdentifier) - before
-                } else {
-                    let before = SchedulerCounters(pid: daemon.pid)
-                    focusd[index] += try timeFanout(binary, socket: daemon.socket, monitors: monitors, moves: movesPerRound, scene: "bench", cpus: placement.client)
-                    focusdCounters[index] += SchedulerCounters(pid: daemon.pid) - before
-                }
-            }
+            let sockets = floorFirst ? [floorSocket, daemon.socket] : [daemon.socket, floorSocket]
+            let (floorBefore, daemonBefore) = (SchedulerCounters(pid: floor.processIdentifier), SchedulerCounters(pid: daemon.pid))
+            let rows = try timeFanout(
+                binary, sockets: sockets, monitors: monitors, moves: movesPerRound, block: fanoutBlock, blockWarmup: fanoutBlockWarmup, scene: "bench",
+                cpus: placement.client, raw: fanoutRaw.map { "\($0)/round\(round)-placement\(index)-\(floorFirst ? "floor" : "focusd")-first.txt" })
+            bareCounters[index] += SchedulerCounters(pid: floor.processIdentifier) - floorBefore
+            focusdCounters[index] += SchedulerCounters(pid: daemon.pid) - daemonBefore
+            bare[index] += rows[floorFirst ? 0 : 1]
+            focusd[index] += rows[floorFirst ? 1 : 0]
         }
     }
-    let movesPerPlacement = Double(rounds * (movesPerRound + 100))
+    // Every move each server made: the timed ones, the 100 warm-up moves and each block's own.
+    let blocksPerRound = (movesPerRound + 100 + fanoutBlock - 1) / fanoutBlock
+    let movesPerPlacement = Double(rounds * (movesPerRound + 100 + fanoutBlockWarmup * blocksPerRound))
     pin(floor.processIdentifier, to: all)
     pin(daemon.pid, to: all)
     func figures(_ rows: [[Double]]) -> (median: Double, p99: Double, roundTrip: Double, count: Int, first: Double, last: Double) {
@@ -523,6 +550,13 @@ func fanoutBenchmark() throws {
         print("    focusd:                    median \(format(ours.median)), p99 \(format(ours.p99)) (\(ours.count) deliveries); Move round trip median \(format(ours.roundTrip))")
         print("    floor (C, epoll, 8 writes): median \(format(theirs.median)), p99 \(format(theirs.p99)) (\(theirs.count) deliveries); call round trip median \(format(theirs.roundTrip))")
         print("    first / last monitor reached, medians: focusd \(format(ours.first)) / \(format(ours.last)), floor \(format(theirs.first)) / \(format(theirs.last))")
+        // A move whose last event took over 0.3 ms waited for the CPU (another process's turn, a
+        // tick): when near 1% of either server's moves did, its p99 is the machine's, not its own.
+        func stalled(_ rows: [[Double]]) -> String {
+            let count = rows.filter { ($0.dropFirst().max() ?? 0) > 300 }.count
+            return "\(count) (\(String(format: "%.2f", 100 * Double(count) / Double(max(rows.count, 1))))%)"
+        }
+        print("    moves whose last event took over 0.3 ms: focusd \(stalled(focusd[index])), floor \(stalled(bare[index]))")
         let (ourCounts, theirCounts) = (perMove(focusdCounters[index]), perMove(bareCounters[index]))
         print(
             "    server CPU per Move: focusd \(String(format: "%.1f", ourCounts.cpu)) µs, floor \(String(format: "%.1f", theirCounts.cpu)) µs (\(String(format: "%.2f", ourCounts.cpu / theirCounts.cpu))×);"
@@ -910,7 +944,7 @@ func hostileBenchmark() throws {
     limit.rlim_cur = limit.rlim_max
     setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     // `--only TEXT`: just the requests whose name contains TEXT.
-    let only = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+    let only = option("--only")
     for request in requests where only.map({ request.name.contains($0) }) ?? true {
         if request.name.hasPrefix("one connection: 10 scenes") { _ = Prepared.tenScenes }
         let daemon = try Daemon(["--no-devices"], config: "[limits]\nmaxConnectionsPerUid = 1100\n")
@@ -1071,10 +1105,7 @@ extension String {
 }
 
 print("ServiceBench — \(focusdPath)")
-let baselineFocusd: String? = {
-    guard let index = arguments.firstIndex(of: "--baseline-focusd"), arguments.index(after: index) < arguments.endIndex else { return nil }
-    return arguments[arguments.index(after: index)]
-}()
+let baselineFocusd = option("--baseline-focusd")
 if arguments.contains("--hostile") || baselineFocusd != nil {
     if let baselineFocusd { try setSceneComparison(baseline: baselineFocusd) }
     if arguments.contains("--hostile") { try hostileBenchmark() }

@@ -122,7 +122,18 @@ public final class SceneHub {
             }
         }
     }
+    /// Every key added or removed goes through ``entryAdded(_:_:)`` or ``entryRemoved(_:)``, which
+    /// count the change (``shapeChanges``); a session changed in place is not one.
     private var entries: [String: Entry] = [:]
+    /// Changes of ``entries``' keys: an index ``index(of:)`` kept is good while this is the same.
+    @exclusivity(unchecked) private var shapeChanges: UInt64 = 0
+    /// The name ``index(of:)`` last found, its index and ``shapeChanges`` then (three fields, not
+    /// an optional tuple: copying one out went through its value witness). A `Move` names its
+    /// scene three times (the change, its reply after the delivery, the input router's watch):
+    /// each lookup hashed the name (~300 instructions), where comparing it with this is one compare.
+    @exclusivity(unchecked) private var lastName = ""
+    @exclusivity(unchecked) private var lastIndex: [String: Entry].Index?
+    @exclusivity(unchecked) private var lastShape: UInt64 = 0
     @exclusivity(unchecked) public private(set) var activeName: String?
     private var clock: UInt64 = 0
     /// Ordered by id (ids only grow), so one is found by binary search.
@@ -181,7 +192,7 @@ public final class SceneHub {
     /// Reads the active scene's session in place (``activeSession`` copies the entry out: a
     /// retain and release of each of its buffers); nil without an active scene.
     func withActiveSession<R>(_ body: (borrowing SceneSession) -> R) -> R? {
-        guard let name = activeName, let index = entries.index(forKey: name) else { return nil }
+        guard let name = activeName, let index = index(of: name) else { return nil }
         return inPlace(at: index) { entry in body(entry.session) }  // reading `values[index]` copies
     }
 
@@ -203,12 +214,12 @@ public final class SceneHub {
             // swap would share its buffers.)
             let (limits, scrollIds) = inPlace(at: index) { ($0.session.limits, $0.session.scrollContainerIds) }
             var tree = try SceneSession.prepare(scene, limits: limits, scrollContainerIds: scrollIds)
-            var entry = entries.removeValue(forKey: scene.name)!  // the one reference: no copy
+            var entry = entryRemoved(scene.name)!  // the one reference: no copy
             let before = entry.session.nodeCount
             let outcome = entry.session.replace(swapping: &tree)
             entry.owner = owner
             entry.setter = setter
-            entries[scene.name] = entry
+            entryAdded(scene.name, entry)
             nodesFreed?(before)
             treeDropped?(.replaced(tree))
             deliver(outcome.events, scene: scene.name)  // the engine's own `scene` event leads them
@@ -216,7 +227,7 @@ public final class SceneHub {
         }
         let session = try SceneSession(scene: scene, limits: limits)
         clock += 1
-        entries[scene.name] = Entry(session: session, owner: owner, setter: setter, activatedAt: clock)
+        entryAdded(scene.name, Entry(session: session, owner: owner, setter: setter, activatedAt: clock))
         activeName = scene.name
         // Named monitors that outlived an earlier scene of this name learn of the new one;
         // monitors that follow the active scene are told it changed.
@@ -287,12 +298,12 @@ public final class SceneHub {
             throw error
         case .success(.replacement(var tree)):
             built.tree = .failure(.noSuchScene(scene: name))  // let go of it: `tree` is the one reference
-            var entry = entries.removeValue(forKey: name)!
+            var entry = entryRemoved(name)!
             let before = entry.session.nodeCount
             let outcome = entry.session.replace(swapping: &tree)
             entry.owner = owner
             entry.setter = setter
-            entries[name] = entry
+            entryAdded(name, entry)
             built.tree = .success(.replacement(tree))  // now the old tree
             nodesFreed?(before)
             deliver(outcome.events, scene: name)
@@ -300,7 +311,7 @@ public final class SceneHub {
         case .success(.new(let session)):
             built.tree = .failure(.noSuchScene(scene: name))
             clock += 1
-            entries[name] = Entry(session: session, owner: owner, setter: setter, activatedAt: clock)
+            entryAdded(name, Entry(session: session, owner: owner, setter: setter, activatedAt: clock))
             activeName = name
             announceScene(name, toFollowers: false)
             announceActiveChange()
@@ -478,7 +489,7 @@ public final class SceneHub {
     }
 
     private func drop(_ name: String) {
-        guard let entry = entries.removeValue(forKey: name) else { return }
+        guard let entry = entryRemoved(name) else { return }
         defer {
             nodesFreed?(entry.session.nodeCount)
             treeDropped?(.scene(entry.session))
@@ -550,7 +561,27 @@ public final class SceneHub {
     private func inPlace<R, E: Error>(_ name: String, _ body: (inout Entry) throws(E) -> R) throws(E) -> R {
         // Through `values` by index: `entries[name]!` moves the entry out into an optional and
         // back, a copy of it each way (1.4k instructions).
-        try inPlace(at: entries.index(forKey: name)!, body)
+        try inPlace(at: index(of: name)!, body)
+    }
+
+    /// The index of `name`'s entry: the last one found when the name and the keys are the same.
+    private func index(of name: String) -> [String: Entry].Index? {
+        if lastShape == shapeChanges, let lastIndex, lastName == name { return lastIndex }
+        guard let index = entries.index(forKey: name) else { return nil }
+        (lastName, lastIndex, lastShape) = (name, index, shapeChanges)
+        return index
+    }
+
+    /// Adds or replaces the entry of `name` (the one way keys are added).
+    private func entryAdded(_ name: String, _ entry: Entry) {
+        entries[name] = entry
+        shapeChanges &+= 1
+    }
+
+    /// Removes the entry of `name` (the one way keys are removed).
+    private func entryRemoved(_ name: String) -> Entry? {
+        shapeChanges &+= 1
+        return entries.removeValue(forKey: name)
     }
 
     private func inPlace<R, E: Error>(at index: [String: Entry].Index, _ body: (inout Entry) throws(E) -> R) throws(E) -> R {
@@ -612,7 +643,7 @@ public final class SceneHub {
 
     /// `scene` (nil: the active one) and its entry's index, when it is installed.
     private func installed(_ scene: String?) -> (name: String, index: [String: Entry].Index)? {
-        guard let name = scene ?? activeName, let index = entries.index(forKey: name) else { return nil }
+        guard let name = scene ?? activeName, let index = index(of: name) else { return nil }
         return (name, index)
     }
 
