@@ -190,15 +190,21 @@ public final class FocusdLink {
     /// Reads the scene `replace` sent as `name`, if it is not read yet (focusd answered, or the
     /// scene is about to be used), and tells `replace`'s caller.
     private func settle(_ name: String) {
-        guard let pending = unread.removeValue(forKey: name) else { return }
-        let read = pending.parameters.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: JSONValue.defaultDepthLimit) }
-        guard let scene = read ?? pending.decode(), scene.name == name, scene.isNameAndRootOnly else {
+        let done: (Scene?) -> Void
+        let read: Scene?
+        do {  // the text (and what `decode` holds) is freed before `done` runs: it may hand the pages back
+            guard let pending = unread.removeValue(forKey: name) else { return }
+            done = pending.done
+            read = pending.parameters.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: JSONValue.defaultDepthLimit) }
+                ?? pending.decode()
+        }
+        guard let scene = read, scene.name == name, scene.isNameAndRootOnly else {
             if entries[name] != nil {
                 setScene(name)
             } else {
                 control?.call(FocusMethod.removeScene.qualified, ["scene": .string(name)]) { _ in }
             }
-            pending.done(nil)
+            done(nil)
             return
         }
         entries[name, default: Entry(wanted: scene)].wanted = scene
@@ -207,7 +213,7 @@ public final class FocusdLink {
         // page of 5,000 candidates is 0.4 MB less (adapters.md §4: ≤ 16 MiB).
         entries[name]?.wantedRoot = nil
         entries[name]?.sent = scene
-        pending.done(scene)
+        done(scene)
     }
 
     /// Makes focusd's scene `scene.name` this one through changes the adapter already knows

@@ -83,8 +83,9 @@ final class PageAdapter {
         let start = Posix.monotonicNanoseconds()
         defer {
             AdapterLog.debug("page \(targetId): message of \(payload.utf8.count) bytes handled in \((Posix.monotonicNanoseconds() - start) / 1000) µs")
-            // A big scene's parse trees are freed now: hand the pages back (RSS, adapters.md §4).
-            if payload.utf8.count >= 128 << 10 { _ = cmalloc_trim() }
+            // A big scene's parse trees are freed now: hand the pages back (RSS, adapters.md §4);
+            // while a new document's scene is being read, after that read (`sceneReceived`).
+            if payload.utf8.count >= 128 << 10 && held == nil { _ = cmalloc_trim() }
         }
         // A whole scene with its root last (as the agent writes it): its few other members are
         // read, and the root's bytes go to focusd before the adapter reads them (`sceneReceived`).
