@@ -108,13 +108,17 @@ public final class FocusdLink {
     public func stop() {
         started = false
         waiting = nil
+        unread.removeAll()
         for name in entries.keys { entries[name]?.monitor?.close() }
         control?.close()
         control = nil
     }
 
     /// The scene as last sent to focusd (what its node ids and offsets are there).
-    public func sentScene(_ name: String) -> Scene? { entries[name]?.sent }
+    public func sentScene(_ name: String) -> Scene? {
+        settle(name)
+        return entries[name]?.sent
+    }
 
     /// Makes focusd's scene `scene.name` this one: a SetScene the first time (then its Monitor is
     /// subscribed and `sceneReady` follows), later only the difference from what was sent.
@@ -122,6 +126,7 @@ public final class FocusdLink {
     /// (the client's own description): a SetScene then sends those bytes instead of encoding the
     /// tree again (a quarter of a 1,000-candidate reflow's cost in the adapter).
     public func publish(_ scene: Scene, encodedRoot: [UInt8]? = nil) {
+        settle(scene.name)
         entries[scene.name, default: Entry(wanted: scene)].wanted = scene
         entries[scene.name]?.wantedRoot = encodedRoot
         guard let control, control.isOpen else { return }
@@ -143,33 +148,64 @@ public final class FocusdLink {
     /// Makes focusd's scene `name` the client's own description of its root, `encodedRoot` (JSON
     /// text), sent in a SetScene at once, before the adapter reads it (a new document's first
     /// scene of 5,000 candidates: the adapter's read of the page's message took 30-90 ms before
-    /// the SetScene could go). The link's copy is then read from the very bytes focusd was sent,
-    /// by focusd's own reader (`SceneBytes`, a few ms where the JSON tree took tens, on the core
-    /// focusd builds the scene on); text that reader leaves to the general way is read by
+    /// the SetScene could go). The link's copy is read from the very bytes focusd was sent, by
+    /// focusd's own reader (`SceneBytes`), once focusd has answered that SetScene: read at once, it
+    /// took one of two cores (8 ms quiet, 17-27 ms under load) while focusd built the scene and
+    /// the browser painted the page. Text that reader leaves to the general way is read by
     /// `decode`, which must give the scene `encodedRoot` describes. When neither can read it,
     /// focusd is sent the scene the link had again (or the scene is removed, when it had none),
-    /// so focusd never keeps a scene the adapter does not know. Without a connection, or while an
-    /// earlier SetScene of the scene is unanswered, this is `publish` of the decoded scene
-    /// (nothing is sent before it is read). Returns the scene read, nil when none could be.
-    @discardableResult
-    public func replace(_ name: String, encodedRoot: [UInt8], decode: () -> Scene?) -> Scene? {
+    /// so focusd never keeps a scene the adapter does not know.
+    ///
+    /// `done` gets the scene read (nil when none could be): after focusd's answer, or sooner when
+    /// the scene is used before it (``sentScene(_:)``, ``publish(_:encodedRoot:)``,
+    /// ``update(_:_:)``, ``reportFocus(_:in:completion:)``, another `replace`: each reads it
+    /// first, so nothing sees the scene as it was before). It is not called when the scene is
+    /// withdrawn or the link stopped first. Without a connection, or while an earlier SetScene of
+    /// the scene is unanswered, this is `publish` of the decoded scene and `done` is called at
+    /// once (nothing is sent before it is read).
+    public func replace(_ name: String, encodedRoot: [UInt8], decode: @escaping () -> Scene?, done: @escaping (Scene?) -> Void) {
+        settle(name)
         let previous = entries[name]
         guard let control, control.isOpen, previous == nil || previous?.sent != nil else {
-            guard let scene = decode() else { return nil }
-            publish(scene, encodedRoot: encodedRoot)
-            return scene
+            let scene = decode()
+            if let scene { publish(scene, encodedRoot: encodedRoot) }
+            done(scene)
+            return
         }
         let parameters = Self.setSceneParameters(name, root: encodedRoot)
+        unread[name] = Unread(parameters: parameters, decode: decode, done: done)
         sendSetScene(name, parameters: parameters)
-        let read = parameters.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: JSONValue.defaultDepthLimit) }
-        guard let scene = read ?? decode(), scene.name == name, scene.isNameAndRootOnly else {
-            if let previous {
-                entries[name] = previous
+    }
+
+    /// A scene sent by `replace` and not read yet: its SetScene's parameters, the general way to
+    /// read them, and who waits for the result.
+    private struct Unread {
+        var parameters: [UInt8]
+        var decode: () -> Scene?
+        var done: (Scene?) -> Void
+    }
+
+    private var unread: [String: Unread] = [:]
+
+    /// Reads the scene `replace` sent as `name`, if it is not read yet (focusd answered, or the
+    /// scene is about to be used), and tells `replace`'s caller.
+    private func settle(_ name: String) {
+        let done: (Scene?) -> Void
+        let read: Scene?
+        do {  // the text (and what `decode` holds) is freed before `done` runs: it may hand the pages back
+            guard let pending = unread.removeValue(forKey: name) else { return }
+            done = pending.done
+            read = pending.parameters.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: JSONValue.defaultDepthLimit) }
+                ?? pending.decode()
+        }
+        guard let scene = read, scene.name == name, scene.isNameAndRootOnly else {
+            if entries[name] != nil {
                 setScene(name)
             } else {
-                control.call(FocusMethod.removeScene.qualified, ["scene": .string(name)]) { _ in }
+                control?.call(FocusMethod.removeScene.qualified, ["scene": .string(name)]) { _ in }
             }
-            return nil
+            done(nil)
+            return
         }
         entries[name, default: Entry(wanted: scene)].wanted = scene
         // The text is not kept: it served the one SetScene that counts; a re-send after focusd
@@ -177,13 +213,14 @@ public final class FocusdLink {
         // page of 5,000 candidates is 0.4 MB less (adapters.md §4: ≤ 16 MiB).
         entries[name]?.wantedRoot = nil
         entries[name]?.sent = scene
-        return scene
+        done(scene)
     }
 
     /// Makes focusd's scene `scene.name` this one through changes the adapter already knows
     /// (`ScenePatch.apply` made `scene` and `requests` together), without comparing whole scenes.
     /// Before the scene was first sent on this connection it is a `publish`.
     public func update(_ scene: Scene, _ requests: ScenePatch.Requests) {
+        settle(scene.name)
         guard let control, control.isOpen, entries[scene.name]?.sent != nil else {
             publish(scene)
             return
@@ -229,10 +266,12 @@ public final class FocusdLink {
 
     /// Removes scene `name` from focusd and forgets it.
     public func withdraw(_ name: String) {
-        guard let entry = entries.removeValue(forKey: name) else { return }
-        entry.monitor?.close()
+        let unanswered = unread.removeValue(forKey: name) != nil  // sent, never read
+        let entry = entries.removeValue(forKey: name)
+        guard unanswered || entry != nil else { return }
+        entry?.monitor?.close()
         if active == name { active = nil }
-        if entry.sent != nil {
+        if unanswered || entry?.sent != nil {
             control?.call(FocusMethod.removeScene.qualified, ["scene": .string(name)]) { _ in }
         }
     }
@@ -250,6 +289,7 @@ public final class FocusdLink {
     /// not take (NotFocusable) is reported to the log only: focusd keeps its own focus, and its
     /// next event brings the interface back in line.
     public func reportFocus(_ id: String?, in scene: String, completion: ((FocusState?) -> Void)? = nil) {
+        settle(scene)
         guard entries[scene]?.sent != nil, let control else {
             completion?(nil)
             return
@@ -366,7 +406,9 @@ public final class FocusdLink {
     private func sendSetScene(_ name: String, parameters: [UInt8]) {
         guard let control else { return }
         control.call(FocusMethod.setScene.qualified, encodedParameters: parameters) { [weak self] result in
-            guard let self, self.entries[name] != nil else { return }  // withdrawn meanwhile
+            guard let self else { return }
+            self.settle(name)  // a scene `replace` sent is read now that focusd has it
+            guard self.entries[name] != nil else { return }  // withdrawn meanwhile
             guard case .success(let reply) = result, reply.error == nil else {
                 self.entries[name]?.sent = nil
                 if case .success(let reply) = result { self.rejected(name, reply) }
@@ -409,7 +451,9 @@ public final class FocusdLink {
 
     /// Keeps the sent copy's offsets as focusd scrolled them.
     private func note(_ event: Event) {
-        guard event.kind == .scroll, let node = event.node, var sent = entries[event.scene]?.sent else { return }
+        guard event.kind == .scroll, let node = event.node else { return }
+        settle(event.scene)  // a scene replaced, whose answer this connection has not read yet
+        guard var sent = entries[event.scene]?.sent else { return }
         let x = event.offsetX ?? 0, y = event.offsetY ?? 0
         if sent.root.setScrollOffset(of: node, x: x, y: y) { entries[event.scene]?.sent = sent }
     }

@@ -76,11 +76,16 @@ final class PageAdapter {
 
     /// A message of the page agent (the binding's payload).
     func received(_ payload: String) {
+        if held != nil {
+            hold(payload)
+            return
+        }
         let start = Posix.monotonicNanoseconds()
         defer {
             AdapterLog.debug("page \(targetId): message of \(payload.utf8.count) bytes handled in \((Posix.monotonicNanoseconds() - start) / 1000) µs")
-            // A big scene's parse trees are freed now: hand the pages back (RSS, adapters.md §4).
-            if payload.utf8.count >= 128 << 10 { _ = cmalloc_trim() }
+            // A big scene's parse trees are freed now: hand the pages back (RSS, adapters.md §4);
+            // while a new document's scene is being read, after that read (`sceneReceived`).
+            if payload.utf8.count >= 128 << 10 && held == nil { _ = cmalloc_trim() }
         }
         // A whole scene with its root last (as the agent writes it): its few other members are
         // read, and the root's bytes go to focusd before the adapter reads them (`sceneReceived`).
@@ -129,13 +134,14 @@ final class PageAdapter {
     }
 
     /// A whole scene: `message` with its root, or its other members and the root's text
-    /// (`encodedRoot`). A new document's scene replaces focusd's at once from that text (focusd
-    /// builds it while the adapter reads it); another whole scene is compared with the scene sent
-    /// (a few changed nodes go as an UpdateScene).
+    /// (`encodedRoot`). A new document's scene replaces focusd's at once from that text, and the
+    /// adapter reads it once focusd has answered (``FocusdLink/replace(_:encodedRoot:decode:done:)``):
+    /// the page's messages that come meanwhile are held and applied after it, in order. Another
+    /// whole scene is compared with the scene sent (a few changed nodes go as an UpdateScene).
     private func sceneReceived(_ message: JSONValue, encodedRoot: [UInt8]?) {
         let fresh = message["fresh"]?.boolValue == true
         let known = link.sentScene(sceneName) != nil || monitored
-        let decode = { [self] () -> Scene? in
+        let decode = { [sceneName, targetId] () -> Scene? in
             guard let rootValue = encodedRoot.flatMap({ try? JSONValue.parse($0) }) ?? message["root"],
                 let root = try? NodeReading.node(rootValue)
             else {
@@ -144,14 +150,50 @@ final class PageAdapter {
             }
             return Scene(name: sceneName, root: root)
         }
-        let read: Scene?
-        if fresh, let encodedRoot {
-            read = link.replace(sceneName, encodedRoot: encodedRoot, decode: decode)
-        } else {
-            read = decode()
-            if let read { link.publish(read, encodedRoot: encodedRoot) }
+        guard fresh, let encodedRoot else {
+            if let read = decode() {
+                link.publish(read, encodedRoot: encodedRoot)
+                adopt(read, message, fresh: fresh, known: known)
+            }
+            return
         }
-        guard let read else { return }
+        held = []
+        let sent = Posix.monotonicNanoseconds()
+        link.replace(sceneName, encodedRoot: encodedRoot, decode: decode) { [weak self] read in
+            guard let self else { return }
+            let later = self.held ?? []
+            self.held = nil
+            AdapterLog.debug("page \(self.targetId): its new document's scene read \((Posix.monotonicNanoseconds() - sent) / 1000) µs after it was sent, \(later.count) message(s) held meanwhile")
+            // A newer document's scene among them: this document's work is dropped (its focus).
+            let superseded = later.first.map(Self.isNewDocument) ?? false
+            if let read { self.adopt(read, message, fresh: !superseded, known: known) }
+            _ = cmalloc_trim()  // the SetScene's text and the read's garbage (RSS, adapters.md §4)
+            for payload in later { self.received(payload) }
+        }
+    }
+
+    /// The page's messages that came after a new document's scene was sent to focusd and before
+    /// the adapter read it (nil when none is being read), to apply in order after it.
+    private var held: [String]?
+
+    /// Holds `payload` until the scene being read is; a new document's scene drops the older
+    /// document's messages held before it (they would be replaced unapplied).
+    private func hold(_ payload: String) {
+        if Self.isNewDocument(payload) { held = [] }
+        held?.append(payload)
+    }
+
+    /// Whether `payload` is a new document's first scene (`fresh`), reading only its head when
+    /// its root is last (as the agent writes it).
+    static func isNewDocument(_ payload: String) -> Bool {
+        guard payload.utf8.starts(with: #"{"t":"scene","#.utf8) else { return false }
+        let bytes = Array(payload.utf8)
+        return (try? JSONValue.parse(sceneParts(bytes)?.head ?? bytes))?["fresh"]?.boolValue == true
+    }
+
+    /// `read`, the scene of the page's whole-scene `message`, as the page's scene from now on;
+    /// for a new document's (`fresh`), its focus: its own, or focusd's.
+    private func adopt(_ read: Scene, _ message: JSONValue, fresh: Bool, known: Bool) {
         scene = read
         if let seq = message["seq"]?.integerValue { pageSequence = Int(seq) }
         if visible && (browser.activePage == nil || browser.activePage === self) { browser.show(self) }

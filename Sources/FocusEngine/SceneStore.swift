@@ -84,9 +84,8 @@ struct SceneStore: Sendable {
         // Index geometry from the candidates' frames.
         var bounds = scene.root.frame ?? Rect(x: 0, y: 0, width: 0, height: 0)
         var sumW = 0.0, sumH = 0.0, focusableCount = 0
-        var stack: [(Node, Int)] = [(scene.root, 1)]
         var visited = 0
-        while let (node, depth) = stack.popLast() {
+        func visit(_ node: Node, depth: Int) throws(FocusError) {
             visited += 1
             if visited > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
             if depth > limits.maxDepth {
@@ -97,8 +96,9 @@ struct SceneStore: Sendable {
                 if focusableCount == 0 && bounds.isEmpty { bounds = nodeFrame } else { bounds = bounds.union(nodeFrame) }
                 if node.focusable == true { sumW += nodeFrame.width; sumH += nodeFrame.height; focusableCount += 1 }
             }
-            for child in node.children ?? [] { stack.append((child, depth + 1)) }
         }
+        try visit(scene.root, depth: 1)
+        try scene.root.walkDescendantsLastFirst { (node, below) throws(FocusError) in try visit(node, depth: 1 + below) }
         index = SpatialIndex(bounds: bounds, typicalWidth: focusableCount > 0 ? sumW / Double(focusableCount) : bounds.width,
                              typicalHeight: focusableCount > 0 ? sumH / Double(focusableCount) : bounds.height, expected: max(focusableCount, 1))
         slots.reserveCapacity(visited)
@@ -250,44 +250,22 @@ struct SceneStore: Sendable {
     @discardableResult
     mutating func insertSubtree(_ top: Node, parent: Int, at position: Int) throws(FocusError) -> Int {
         let parentDepth = parent >= 0 ? slots[parent].depth : 0
-        let parentDisabled = parent >= 0 ? slots[parent].disabled : false
         var created: [Int] = []
-        // Pre-order creation.
-        var stack: [(Node, Int, Int)] = [(top, parent, position)]  // node, parent slot, child index
-        while let (node, parentSlot, pos) = stack.popLast() {
-            let depth = parentSlot >= 0 ? slots[parentSlot].depth + 1 : 1
-            if depth > limits.maxDepth {
-                throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: node.id)
+        // Pre-order creation, each list of children walked in place: the stack holds the lists
+        // being walked, not their nodes (a page's root of 5,000 children pushed as values was
+        // 2 MB of copies and page faults in every SetScene).
+        let first = try createSlot(top, parent: parent, at: position, created: &created)
+        var lists: [(kids: [Node], next: Int, slot: Int)] = []
+        if let kids = top.children, !kids.isEmpty { lists.append((kids, 0, first)) }
+        while let last = lists.indices.last {
+            let position = lists[last].next
+            guard position < lists[last].kids.count else {
+                lists.removeLast()
+                continue
             }
-            if idToSlot[node.id] != nil { throw .invalidScene(reason: "duplicate id '\(node.id)'", node: node.id) }
-            nodeCount += 1
-            if nodeCount > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
-            try Self.validateOwnFields(node)
-            try validatePlacement(node, parent: parentSlot)
-            var own = node
-            own.children = nil
-            let sceneFrame = localFrame(of: node, parent: parentSlot)
-            let disabled = (parentSlot >= 0 ? slots[parentSlot].disabled : parentDisabled) || node.disabled == true
-            let candidate = node.focusable == true && !disabled && !(sceneFrame?.isEmpty ?? true)
-            var newSlot = Slot(id: node.id, node: own, frame: sceneFrame, parent: parentSlot, depth: depth, disabled: disabled,
-                         candidate: candidate, hadChildren: node.children != nil)
-            newSlot.space = parentSlot >= 0 ? contentSpace(of: parentSlot) : 0
-            let slot: Int
-            if let reused = free.popLast() { slot = reused; slots[reused] = newSlot } else { slot = slots.count; slots.append(newSlot) }
-            idToSlot[node.id] = slot
-            if parentSlot >= 0 {
-                if collections[parentSlot] != nil {
-                    insertItem(slot, into: parentSlot)
-                } else {
-                    let insertAt = min(max(pos, 0), slots[parentSlot].children.count)
-                    slots[parentSlot].children.insert(slot, at: insertAt)
-                    for position in insertAt..<slots[parentSlot].children.count { slots[slots[parentSlot].children[position]].indexInParent = position }
-                }
-            }
-            created.append(slot)
-            try register(slot, subtree: node)
-            let kids = node.children ?? []
-            for (position, child) in kids.enumerated().reversed() { stack.append((child, slot, position)) }
+            lists[last].next = position + 1
+            let slot = try createSlot(lists[last].kids[position], parent: lists[last].slot, at: position, created: &created)
+            if let kids = lists[last].kids[position].children, !kids.isEmpty { lists.append((kids, 0, slot)) }
         }
         _ = parentDepth
         // Aggregates bottom-up within the new subtree.
@@ -325,6 +303,43 @@ struct SceneStore: Sendable {
         }
         sequence = nil
         return created[0]
+    }
+
+    /// One node of ``insertSubtree(_:parent:at:)``, without its children: checked, given a slot
+    /// under `parentSlot` at child index `pos`, and registered; its slot is appended to `created`.
+    private mutating func createSlot(_ node: Node, parent parentSlot: Int, at pos: Int, created: inout [Int]) throws(FocusError) -> Int {
+        let depth = parentSlot >= 0 ? slots[parentSlot].depth + 1 : 1
+        if depth > limits.maxDepth {
+            throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: node.id)
+        }
+        if idToSlot[node.id] != nil { throw .invalidScene(reason: "duplicate id '\(node.id)'", node: node.id) }
+        nodeCount += 1
+        if nodeCount > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
+        try Self.validateOwnFields(node)
+        try validatePlacement(node, parent: parentSlot)
+        var own = node
+        own.children = nil
+        let sceneFrame = localFrame(of: node, parent: parentSlot)
+        let disabled = (parentSlot >= 0 ? slots[parentSlot].disabled : false) || node.disabled == true
+        let candidate = node.focusable == true && !disabled && !(sceneFrame?.isEmpty ?? true)
+        var newSlot = Slot(id: node.id, node: own, frame: sceneFrame, parent: parentSlot, depth: depth, disabled: disabled,
+                     candidate: candidate, hadChildren: node.children != nil)
+        newSlot.space = parentSlot >= 0 ? contentSpace(of: parentSlot) : 0
+        let slot: Int
+        if let reused = free.popLast() { slot = reused; slots[reused] = newSlot } else { slot = slots.count; slots.append(newSlot) }
+        idToSlot[node.id] = slot
+        if parentSlot >= 0 {
+            if collections[parentSlot] != nil {
+                insertItem(slot, into: parentSlot)
+            } else {
+                let insertAt = min(max(pos, 0), slots[parentSlot].children.count)
+                slots[parentSlot].children.insert(slot, at: insertAt)
+                for position in insertAt..<slots[parentSlot].children.count { slots[slots[parentSlot].children[position]].indexInParent = position }
+            }
+        }
+        created.append(slot)
+        try register(slot, subtree: node)
+        return slot
     }
 
     /// Checks, without changing anything, that `top` and its subtree can go under `parent`: ids,
@@ -683,5 +698,28 @@ struct SceneStore: Sendable {
     var sceneValue: Scene {
         Scene(name: name, root: buildNode(root), layoutDirection: given.layoutDirection, policy: given.policy,
               sequentialWrap: given.sequentialWrap, persist: persist)
+    }
+}
+
+extension Node {
+    /// Calls `body` with every node below this one and its depth below it (1 for a child), depth
+    /// first, each list of children from its last: the order of a stack of nodes popped from its
+    /// end, so the first error a walk names is the one it named before. The lists are walked in
+    /// place (the stack holds lists and positions): a stack of the nodes themselves copied each
+    /// node, and a web page's root of 5,000 children made 2 MB of copies and fresh pages in every
+    /// SetScene, once per walk.
+    func walkDescendantsLastFirst<E: Error>(_ body: (Node, Int) throws(E) -> Void) throws(E) {
+        var lists: [(kids: [Node], next: Int)] = []
+        if let kids = children, !kids.isEmpty { lists.append((kids, kids.count - 1)) }
+        while let last = lists.indices.last {
+            let position = lists[last].next
+            guard position >= 0 else {
+                lists.removeLast()
+                continue
+            }
+            lists[last].next = position - 1
+            try body(lists[last].kids[position], last + 1)
+            if let kids = lists[last].kids[position].children, !kids.isEmpty { lists.append((kids, kids.count - 1)) }
+        }
     }
 }

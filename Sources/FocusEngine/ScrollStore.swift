@@ -370,10 +370,8 @@ extension SceneStore {
             scrollSpecs[slot] = sc
             // The content's own grid, shaped by the focusable nodes the container holds.
             var sumW = 0.0, sumH = 0.0, count = 0
-            var stack = subtree.children ?? []
-            while let descendant = stack.popLast() {
+            subtree.walkDescendantsLastFirst { descendant, _ in
                 if descendant.focusable == true, let df = descendant.frame, !df.isEmpty { sumW += df.width; sumH += df.height; count += 1 }
-                stack += descendant.children ?? []
             }
             let space = index.addGrid(bounds: Rect(x: 0, y: 0, width: max(sc.contentWidth, viewport.width), height: max(sc.contentHeight, viewport.height)),
                                   typicalWidth: count > 0 ? sumW / Double(count) : viewport.width,

@@ -92,7 +92,7 @@ struct FocusdLinkTests {
         #expect(gone)
     }
 
-    @Test("a scene replaced from its text goes to focusd before the adapter reads it, by focusd's own reader; text neither reader takes gives focusd back the scene it had")
+    @Test("a scene replaced from its text goes to focusd before the adapter reads it, by focusd's own reader, once focusd has answered; text neither reader takes gives focusd back the scene it had")
     func replaceFromText() throws {
         let (daemon, loop, link, recorder) = try Self.started()
         defer { daemon.stop() }
@@ -108,17 +108,24 @@ struct FocusdLinkTests {
         #expect(escaped.withUnsafeBytes { SceneBytes.setScene(document: $0, depthLimit: 64) } == nil)
         var decoded: [Int] = []
         var held: [Int?] = []
-        // New: sent, then read by SceneBytes (`decode` is not asked); its Monitor follows.
-        link.replace("app", encodedRoot: five) { decoded.append(5); return nil }
+        var read: [Int?] = []
+        // New: sent, then read by SceneBytes (`decode` is not asked) once focusd has answered;
+        // its Monitor follows.
+        link.replace("app", encodedRoot: five, decode: { decoded.append(5); return nil }) { read.append($0?.root.children?.count) }
+        #expect(read.isEmpty)  // not read before focusd answered
         recorder.onReady = { _ in
-            // Replaced: the same.
-            link.replace("app", encodedRoot: seven) { decoded.append(7); return nil }
+            #expect(read == [5])
+            // Replaced: the same; a use of the scene before focusd's answer reads it first.
+            link.replace("app", encodedRoot: seven, decode: { decoded.append(7); return nil }) { read.append($0?.root.children?.count) }
+            #expect(read == [5])
             #expect(link.sentScene("app") == Self.row("app", count: 7))
+            #expect(read == [5, 7])
             link.reportFocus("b6", in: "app") { state in
                 #expect(state?.focused == "b6")
                 held.append(try? children("app"))
                 // Text neither the link nor `decode` reads: focusd is given the scene the link knows again.
-                link.replace("app", encodedRoot: escaped) { decoded.append(3); return nil }
+                link.replace("app", encodedRoot: escaped, decode: { decoded.append(3); return nil }) { read.append($0?.root.children?.count) }
+                #expect(decoded.isEmpty)  // read after focusd's answer, as SceneBytes reads
                 link.reportFocus("b1", in: "app") { _ in
                     held.append(try? children("app"))
                     loop.stop()
@@ -127,9 +134,30 @@ struct FocusdLinkTests {
         }
         Self.run(loop)
         #expect(decoded == [3])
+        #expect(read == [5, 7, nil])
         #expect(held == [7, 7])
         #expect(link.sentScene("app") == Self.row("app", count: 7))
         #expect(recorder.rejected.isEmpty)
+    }
+
+    @Test("a scene replaced and withdrawn before focusd answered is removed from focusd, and its reader never told")
+    func replaceThenWithdraw() throws {
+        let (daemon, loop, link, _) = try Self.started()
+        defer { daemon.stop() }
+        let driver = try VarlinkClient(path: daemon.socket)
+        let five = Array(try JSONTextEncoder().encode(Self.row("gone", count: 5).root))
+        var told = 0
+        // Connected first (the link sends nothing before): a scene of another name answers that.
+        link.publish(Self.row("other", count: 1))
+        loop.schedule(after: .milliseconds(200)) {
+            link.replace("gone", encodedRoot: five, decode: { nil }) { _ in told += 1 }
+            link.withdraw("gone")
+            link.reportFocus("b0", in: "other") { _ in loop.stop() }
+        }
+        Self.run(loop)
+        #expect(told == 0)
+        #expect(link.sentScene("gone") == nil)
+        #expect((try driver.call("io.focusd.Focus.ListScenes"))["scenes"] == ["other"])
     }
 
     @Test("when focusd restarts, the link reconnects through its socket's directory and re-sends its scenes")

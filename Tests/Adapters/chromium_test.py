@@ -333,6 +333,20 @@ def main(session):
     check("these changes went as patches, and the whole read at idle time found nothing to correct",
           stats["patches"] >= 6 and stats["corrections"] == 0 and stats["verified"] >= 1, json.dumps(stats))
 
+    # A page changing itself at once after its first scene (its own DOMContentLoaded listener runs
+    # right after the agent's read): the patch reaches the adapter before focusd has answered the
+    # scene's SetScene (focusd builds 3,000 candidates in ~10 ms), is held while the adapter
+    # reads the scene, and applied after it, in sequence: no whole scene asked for again.
+    asked = session.adapter_log().count("does not fit")
+    # (2,999 buttons in rows of 50: the late one fills the last row, so the document's size, and
+    # with it the root, stays as it is and the change goes as a patch, not a whole scene.)
+    page.send("Page.navigate", url=page_url("many.html", "?n=2999&late=1"))
+    arrived = wait_for(lambda: {"late", "b2998"} <= scene_ids(), 10)
+    stats = page.eval("__focusd.stats()")
+    check("a patch the page sends before focusd has answered its new document's scene is applied after the scene, in order",
+          arrived and session.adapter_log().count("does not fit") == asked and stats["whole"] - stats["verified"] == 1 and stats["patches"] >= 1,
+          f"late {arrived}, {json.dumps(stats)}, {session.adapter_log()[-800:]}")
+
     # A web component's open shadow root and a same-origin frame (DOM focus read through both).
     page.send("Page.navigate", url=page_url("embed.html"))
     wait_for(lambda: {"s1", "f1"} <= set(node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"])), 10)

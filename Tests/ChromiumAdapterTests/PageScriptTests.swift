@@ -53,4 +53,19 @@ struct PageScriptTests {
         #expect(parts.map { String(decoding: $0.head, as: UTF8.self) } == #"{"t":"scene","url":"http://x/?q=,\"root\":{","fresh":true,"focus":null}"#)
         #expect(parts.map { String(decoding: $0.root, as: UTF8.self) } == root)
     }
+
+    @Test("a new document's first scene is told from the page's other messages (held messages before it are the old document's)")
+    func newDocumentScenes() {
+        let root = ##"{"id":"#document","children":[{"id":"fresh","frame":{"x":1,"y":2,"width":3,"height":4}}]}"##
+        #expect(PageAdapter.isNewDocument(#"{"t":"scene","url":"http://x/","seq":1,"fresh":true,"focus":null,"root":"# + root + "}"))
+        // Its root not last (read whole), spaces the agent never writes: still told.
+        #expect(PageAdapter.isNewDocument(#"{"t":"scene","root":"# + root + #", "fresh": true}"#))
+        // A whole scene of the same document, "fresh" only inside a string or a node, a patch: not.
+        #expect(!PageAdapter.isNewDocument(#"{"t":"scene","seq":4,"root":"# + root + "}"))
+        #expect(!PageAdapter.isNewDocument(#"{"t":"scene","url":"http://x/?\"fresh\":true","root":"# + root + "}"))
+        #expect(!PageAdapter.isNewDocument(#"{"t":"scene","fresh":false,"root":"# + root + "}"))
+        #expect(!PageAdapter.isNewDocument(#"{"t":"patch","seq":2,"fresh":true,"frames":[]}"#))
+        #expect(!PageAdapter.isNewDocument(#"{"t":"focus","id":"a","seq":1}"#))
+        #expect(!PageAdapter.isNewDocument("not json"))
+    }
 }
