@@ -5,8 +5,8 @@
 # focusd-build: release
 import os
 
-from realkernel import (CompiledMonitor, Device, Focusd, Monitor, Reader, check, is_command, is_move, nice_harness,
-                        percentile, read_text, scenario, wait_until)
+from realkernel import (CompiledMonitor, Device, Focusd, Monitor, Reader, SchedTrace, check, is_command, is_move,
+                        nice_harness, percentile, read_text, scenario, wait_until)
 
 PASSED = ["KEY_VOLUMEUP", "KEY_POWER", "KEY_NUMERIC_1"]
 PRESSES = 300
@@ -66,6 +66,8 @@ def body():
     # frame when focusd's write reaches its SYN_REPORT): source -> written is focusd's (its
     # wake-up, read, work, write), written -> received the pass-through reader's wake-up.
     pt_ms, written_ms, woke_ms, bare_ms = [], [], [], []
+    # (source stamp, pass-through stamp, received) and (stamp, received), CLOCK_MONOTONIC s, for RK_TRACE.
+    pt_times, bare_times = [], []
 
     def passthrough_press():
         # KEY_INFO (the `info` command, no focus move) carries the frame's kernel timestamp.
@@ -77,6 +79,7 @@ def body():
         pt_ms.append((e.recv - source_kernel) * 1000)
         written_ms.append((e.kernel - source_kernel) * 1000)
         woke_ms.append((e.recv - e.kernel) * 1000)
+        pt_times.append((source_kernel, e.kernel, e.recv))
         dev.send("key KEY_INFO 0", "key KEY_VOLUMEUP 0", "syn")
         reader.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 0, timeout=10)
         # focusd is done with the release too (its Input monitor reply sent) before the next press.
@@ -86,6 +89,7 @@ def body():
         bench.send("key KEY_VOLUMEUP 1", "syn")
         e = bare.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 1, timeout=10)[-1]
         bare_ms.append((e.recv - e.kernel) * 1000)
+        bare_times.append((e.kernel, e.recv))
         bench.send("key KEY_VOLUMEUP 0", "syn")
         bare.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 0, timeout=10)
 
@@ -96,10 +100,15 @@ def body():
     # The same pacing for both: every press comes SETTLE_S after everything of the one before it
     # was seen, and which of the two goes first alternates, so neither is timed in the tail of
     # the other's work.
+    trace = SchedTrace() if os.environ.get("RK_TRACE") else None
     for i in range(PRESSES):
         for press in (passthrough_press, bare_press) if i % 2 == 0 else (bare_press, passthrough_press):
             time.sleep(SETTLE_S)
             press()
+    traced = ""
+    if trace:
+        trace.stop()
+        traced = "; " + where_it_went(trace, focusd, reader, bare, pt_times, bare_times)
     bare.stop()
     bench.close()
 
@@ -118,7 +127,41 @@ def body():
             f"vs bare reader {bm:.2f} / {b99:.2f} ms: {pm / bm:.1f}x the bare reader (goal <= 3x); "
             f"source -> pass-through written (focusd) {statistics.median(written_ms):.2f} / "
             f"{percentile(written_ms, 99):.2f} ms, written -> its reader {statistics.median(woke_ms):.2f} / "
-            f"{percentile(woke_ms, 99):.2f} ms")
+            f"{percentile(woke_ms, 99):.2f} ms{traced}")
+
+
+def where_it_went(trace, focusd, reader, bare, pt_times, bare_times):
+    """Medians (ms) of each step of both paths, from the guest kernel's trace (RK_TRACE=1)."""
+    tasks = f"/proc/{focusd.proc.pid}/task"
+    # The input thread: focusd's unnamed thread (NIO's are named), not the main one.
+    (input_tid,) = [int(t) for t in os.listdir(tasks)
+                    if int(t) != focusd.proc.pid and read_text(f"{tasks}/{t}/comm") == "focusd"]
+    steps = {name: [] for name in ("focusd woken", "on a CPU", "epoll_wait returns", "write(2) entered",
+                                   "stamped", "reader woken", "reader on a CPU", "reader received")}
+    for source, stamped, received in pt_times:
+        woken = trace.first(source - 0.002, stamped, input_tid, "sched_wakeup")
+        running = woken and trace.first(woken, stamped, input_tid, "sched_switch")
+        returned = running and trace.first(running, stamped, input_tid, "sys_exit", "NR 232 ")
+        write = returned and trace.last(returned, stamped, input_tid, "sys_enter", "NR 1 (")
+        reader_woken = write and trace.first(stamped, received, reader.proc.pid, "sched_wakeup")
+        reader_running = reader_woken and trace.first(reader_woken, received, reader.proc.pid, "sched_switch")
+        if not reader_running:
+            continue
+        times = [source, woken, running, returned, write, stamped, reader_woken, reader_running, received]
+        for name, a, b in zip(steps, times, times[1:]):
+            steps[name].append((b - a) * 1000)
+    bare_steps = {"woken": [], "on a CPU": [], "received": []}
+    for stamped, received in bare_times:
+        woken = trace.first(stamped - 0.0005, received, bare.proc.pid, "sched_wakeup")
+        running = woken and trace.first(woken, received, bare.proc.pid, "sched_switch")
+        if running:
+            for name, a, b in zip(bare_steps, (stamped, woken, running), (woken, running, received)):
+                bare_steps[name].append((b - a) * 1000)
+
+    def line(found):
+        return ", ".join(f"{name} {statistics.median(v):.3f}" for name, v in found.items() if v)
+    return (f"traced medians (ms), pass-through ({len(steps['stamped'])} presses): {line(steps)}; "
+            f"bare reader ({len(bare_steps['woken'])}): {line(bare_steps)}")
 
 
 import statistics  # noqa: E402
