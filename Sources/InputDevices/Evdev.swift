@@ -192,13 +192,25 @@ final class UinputDevice {
         libevdev_uinput_destroy(device)
     }
 
-    /// Writes the events and a SYN_REPORT: one frame for its readers.
-    func write(_ events: [InputEvent]) throws(PosixError) {
-        for event in events + [InputEvent(type: UInt16(EV_SYN), code: UInt16(SYN_REPORT), value: 0, timeUsec: 0)] {
-            _ = try Posix.negatedErrno("libevdev_uinput_write_event") {
-                libevdev_uinput_write_event(device, UInt32(event.type), UInt32(event.code), event.value)
-            }
+    /// Writes the frames, each followed by a SYN_REPORT, in one write(2) (libevdev's
+    /// `libevdev_uinput_write_event` makes one per event). The times are left zero: the kernel
+    /// stamps each frame as it reaches its SYN_REPORT, and wakes the readers there.
+    func write(_ frames: [[InputEvent]]) throws(PosixError) {
+        let size = MemoryLayout<input_event>.size
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(frames.reduce(0) { $0 + ($1.count + 1) * size })
+        func append(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+            var event = input_event()
+            event.type = type
+            event.code = code
+            event.value = value
+            withUnsafeBytes(of: &event) { bytes.append(contentsOf: $0) }
         }
+        for frame in frames {
+            for event in frame { append(event.type, event.code, event.value) }
+            append(UInt16(EV_SYN), UInt16(SYN_REPORT), 0)
+        }
+        try Posix.writeAll(fd.raw, bytes)
     }
 }
 

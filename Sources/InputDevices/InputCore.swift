@@ -59,6 +59,8 @@ final class InputCore {
         /// `watch` or `addToLibinput` succeeded: the node is read.
         case reading(node: String)
         case readings(node: String, [EvdevReading])
+        /// A read's frames whose pass-through keys are written (after `mapReadings`): now mapped.
+        case mapping(node: String, [EvdevReading])
         case readFailed(node: String, PosixError)
         /// The kernel's keys down on the node (answer to `queryKeys`).
         case keysDown(node: String, Set<UInt16>)
@@ -101,8 +103,12 @@ final class InputCore {
         /// Create the node's pass-through uinput device (answer: `passthroughCreated` or
         /// `passthroughFailed`).
         case createPassthrough(node: String, PassthroughSpec)
-        /// Write these key events and a SYN_REPORT to the node's pass-through device.
-        case writePassthrough(node: String, [InputEvent])
+        /// Write these frames to the node's pass-through device, each followed by a SYN_REPORT,
+        /// all in one write(2).
+        case writePassthrough(node: String, frames: [[InputEvent]])
+        /// Feed `.mapping(node, readings)` back once the actions before this one are done: a
+        /// read's frames are mapped after their pass-through keys are written.
+        case mapReadings(node: String, [EvdevReading])
         /// Destroy the node's pass-through device (no answer).
         case destroyPassthrough(node: String)
         case report(Report)
@@ -245,6 +251,7 @@ final class InputCore {
             }
         case .reading(let node): if let entry = entries[node] { startedReading(entry) }
         case .readings(let node, let readings): if let entry = entries[node] { deliver(readings, of: entry) }
+        case .mapping(let node, let readings): if let entry = entries[node], entry.reader == .evdev { map(readings, of: entry) }
         case .readFailed(let node, let error): if let entry = entries[node] { readFailed(entry, error) }
         case .keysDown(let node, let keys):
             if let entry = entries[node] {
@@ -572,18 +579,27 @@ final class InputCore {
         entry.pendingPassthrough = nil
         guard var passthrough = entry.passthrough else { return }
         let releases = passthrough.releaseAll(timeUsec: wallNow)
-        if !releases.isEmpty { actions.append(.writePassthrough(node: entry.node, releases)) }
+        if !releases.isEmpty { actions.append(.writePassthrough(node: entry.node, frames: [releases])) }
         actions.append(.destroyPassthrough(node: entry.node))
         entry.passthrough = nil
         entry.info.passthrough = nil
     }
 
-    /// Releases what the pass-through device holds, keeping it (after SYN_DROPPED).
-    private func releasePassthrough(_ entry: NodeEntry) {
-        guard var passthrough = entry.passthrough else { return }
-        let releases = passthrough.releaseAll(timeUsec: wallNow)
+    /// The pass-through frames of a read, in its order: each frame's passed keys, and at a
+    /// resync (SYN_DROPPED) the release of everything the device holds (it stays).
+    private func passThrough(_ readings: [EvdevReading], of entry: NodeEntry) -> [[InputEvent]] {
+        guard var passthrough = entry.passthrough else { return [] }
+        var frames: [[InputEvent]] = []
+        for reading in readings {
+            let passed: [InputEvent]
+            switch reading {
+            case .frame(let events): passed = passthrough.pass(events)
+            case .resync: passed = passthrough.releaseAll(timeUsec: wallNow)
+            }
+            if !passed.isEmpty { frames.append(passed) }
+        }
         entry.passthrough = passthrough
-        if !releases.isEmpty { actions.append(.writePassthrough(node: entry.node, releases)) }
+        return frames
     }
 
     private func isOwn(_ identity: DeviceIdentity) -> Bool {
@@ -719,38 +735,50 @@ final class InputCore {
 
     // MARK: reading and grabbing
 
+    /// A read's frames. Their pass-through keys go first: every pass-through frame of the read
+    /// in one write, before any frame is mapped (`mapReadings` feeds them back), so a reader of
+    /// the pass-through device waits for no mapping, logging or hand-off to the event loop
+    /// (input.md §11). A read that passes nothing is mapped at once.
     private func deliver(_ readings: [EvdevReading], of entry: NodeEntry) {
         guard entry.reader == .evdev else { return }
-        for reading in readings {
-            switch reading {
-            case .frame(var events):
-                if !entry.wakeHeld.isEmpty {
-                    events = withoutWakePresses(events, of: entry)
-                    if events.isEmpty { continue }
-                }
-                // The pass-through keys go first, in the same frame: they wait for no mapping.
-                if var passthrough = entry.passthrough {
-                    let passed = passthrough.pass(events)
-                    entry.passthrough = passthrough
-                    if !passed.isEmpty { actions.append(.writePassthrough(node: entry.node, passed)) }
-                }
-                mapFrame(entry.id, events)
-            case .resync(let keys, let abs):
-                entry.wakeHeld = []
-                releasePassthrough(entry)
-                resync(entry.id, keysDown: keys, absValues: abs)
-            }
+        let kept = entry.wakeHeld.isEmpty ? readings : withoutWakePresses(readings, of: entry)
+        let frames = passThrough(kept, of: entry)
+        if frames.isEmpty {
+            map(kept, of: entry)
+        } else {
+            actions.append(.writePassthrough(node: entry.node, frames: frames))
+            actions.append(.mapReadings(node: entry.node, kept))
         }
         if !readings.isEmpty { applyGrab(entry) }
     }
 
+    /// Maps a read's frames and resyncs, in order.
+    private func map(_ readings: [EvdevReading], of entry: NodeEntry) {
+        for reading in readings {
+            switch reading {
+            case .frame(let events): mapFrame(entry.id, events)
+            case .resync(let keys, let abs): resync(entry.id, keysDown: keys, absValues: abs)
+            }
+        }
+    }
+
     /// A queued press of a key already pressed from EVIOCGKEY (it went down between the open and
-    /// the key check) is not sent again; its release ends the wake hold.
-    private func withoutWakePresses(_ events: [InputEvent], of entry: NodeEntry) -> [InputEvent] {
-        events.filter { event in
-            guard event.type == EventCode.EV_KEY, entry.wakeHeld.contains(event.code) else { return true }
-            if event.value == 0 { entry.wakeHeld.remove(event.code) }
-            return event.value != 1
+    /// the key check) is not sent again; its release ends the wake hold, as a resync does. A
+    /// frame left empty is dropped.
+    private func withoutWakePresses(_ readings: [EvdevReading], of entry: NodeEntry) -> [EvdevReading] {
+        readings.compactMap { reading in
+            switch reading {
+            case .frame(let events):
+                let kept = events.filter { event in
+                    guard event.type == EventCode.EV_KEY, entry.wakeHeld.contains(event.code) else { return true }
+                    if event.value == 0 { entry.wakeHeld.remove(event.code) }
+                    return event.value != 1
+                }
+                return kept.isEmpty ? nil : .frame(kept)
+            case .resync:
+                entry.wakeHeld = []
+                return reading
+            }
         }
     }
 

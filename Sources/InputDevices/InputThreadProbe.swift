@@ -113,7 +113,7 @@ private final class ReplayKernel: InputKernel {
     func keysDown(_ node: String) -> Set<UInt16> { [] }
     func setGrab(_ node: String, _ grab: Bool) throws(PosixError) {}
     func createPassthrough(_ node: String, _ spec: PassthroughSpec) throws(PosixError) -> String? { nil }
-    func writePassthrough(_ node: String, _ events: [InputEvent]) throws(PosixError) {}
+    func writePassthrough(_ node: String, _ frames: [[InputEvent]]) throws(PosixError) {}
     func destroyPassthrough(_ node: String) {}
     func nodeExists(_ node: String) -> Bool { identities[node] != nil }
     func dispatchLibinput() throws(PosixError) -> [InputCore.NodeGesture] { [] }

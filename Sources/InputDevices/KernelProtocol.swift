@@ -66,8 +66,9 @@ protocol InputKernel: AnyObject {
     func setGrab(_ node: String, _ grab: Bool) throws(PosixError)
     /// Creates the opened node's pass-through uinput device: its event node, when known.
     func createPassthrough(_ node: String, _ spec: PassthroughSpec) throws(PosixError) -> String?
-    /// Writes key events and a SYN_REPORT to the node's pass-through device.
-    func writePassthrough(_ node: String, _ events: [InputEvent]) throws(PosixError)
+    /// Writes frames of key events to the node's pass-through device, each followed by a
+    /// SYN_REPORT, all in one write(2).
+    func writePassthrough(_ node: String, _ frames: [[InputEvent]]) throws(PosixError)
     /// Destroys the node's pass-through device.
     func destroyPassthrough(_ node: String)
     func nodeExists(_ node: String) -> Bool
@@ -270,8 +271,8 @@ final class LinuxInputKernel: InputKernel {
         return device.eventNode
     }
 
-    func writePassthrough(_ node: String, _ events: [InputEvent]) throws(PosixError) {
-        try passthroughs[node]?.write(events)
+    func writePassthrough(_ node: String, _ frames: [[InputEvent]]) throws(PosixError) {
+        try passthroughs[node]?.write(frames)
     }
 
     func destroyPassthrough(_ node: String) {

@@ -193,12 +193,14 @@ final class LoopCore {
             } catch {
                 feed(.passthroughFailed(node: node, error))
             }
-        case .writePassthrough(let node, let events):
+        case .writePassthrough(let node, let frames):
             do {
-                try kernel.writePassthrough(node, events)
+                try kernel.writePassthrough(node, frames)
             } catch {
                 logger.error("pass-through write failed", metadata: ["node": "\(node)", "error": "\(error)"])
             }
+        case .mapReadings(let node, let readings):
+            feed(.mapping(node: node, readings))
         case .destroyPassthrough(let node):
             kernel.destroyPassthrough(node)
         case .report(let report):

@@ -134,9 +134,15 @@ final class FakeKernel: InputKernel {
         return nextPassthroughNode
     }
 
-    func writePassthrough(_ node: String, _ events: [InputEvent]) throws(PosixError) {
-        calls.append("write \(node) " + events.map { "\($0.code):\($0.value)" }.joined(separator: ","))
-        passthroughs[node]?.frames.append(events)
+    /// Called at each pass-through write, before it is recorded (tests of what came before it).
+    var onWrite: (() -> Void)?
+
+    /// One call per write: "write NODE" and each frame as "code:value,..." (frames apart by spaces).
+    func writePassthrough(_ node: String, _ frames: [[InputEvent]]) throws(PosixError) {
+        onWrite?()
+        calls.append(
+            "write \(node) " + frames.map { $0.map { "\($0.code):\($0.value)" }.joined(separator: ",") }.joined(separator: " "))
+        passthroughs[node]?.frames.append(contentsOf: frames)
     }
 
     func destroyPassthrough(_ node: String) {

@@ -45,7 +45,7 @@ private func commands(_ fake: FakeLoop) -> [String] {
 
 /// What the pass-through device of the remote received: "code:value" per event, one string per frame.
 private func written(_ fake: FakeLoop) -> [String] {
-    fake.kernel.calls.filter { $0.hasPrefix("write ") }.map { String($0.split(separator: " ").last!) }
+    fake.kernel.calls.filter { $0.hasPrefix("write ") }.flatMap { $0.split(separator: " ").dropFirst(2).map(String.init) }
 }
 
 @Suite("Pass-through, lending, the wake key and former ids on the input core (input.md §11)")
@@ -80,6 +80,25 @@ struct PassthroughLendTests {
         ])
         #expect(written(fake) == ["115:1", "115:2", "115:0", "2:1", "2:0"])
         #expect(commands(fake) == ["right press", "right release"])
+    }
+
+    @Test("a read's pass-through frames go out in one write before any of its frames is mapped or handed on")
+    func passthroughWrittenBeforeMapping() {
+        let fake = remoteLoop()
+        var reportsAtWrite: [Int] = []
+        fake.kernel.onWrite = { [recorder = fake.recorder] in reportsAtWrite.append(recorder.all.count) }
+        let before = fake.recorder.all.count
+        fake.deliver(Self.node, [
+            .frame([InputEvent(type: 1, code: keyRight, value: 1, timeUsec: 1), InputEvent(type: 1, code: keyVolumeUp, value: 1, timeUsec: 1)]),
+            keyFrame(key1, 1), keyFrame(keyRight, 0),
+        ])
+        #expect(reportsAtWrite == [before], "one write, before the read's first report")
+        #expect(fake.kernel.calls.filter { $0.hasPrefix("write ") } == ["write \(Self.node) 115:1 2:1"], "one write of both frames, each its own frame")
+        #expect(commands(fake) == ["right press", "right release"])
+        // A read that passes nothing is mapped without a write.
+        fake.deliver(Self.node, [keyFrame(keyRight, 1), keyFrame(keyRight, 0)])
+        #expect(reportsAtWrite.count == 1)
+        #expect(commands(fake) == ["right press", "right release", "right press", "right release"])
     }
 
     @Test("a release or repeat of a key pressed before the pass-through device existed does not reach it")

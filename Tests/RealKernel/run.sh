@@ -14,6 +14,9 @@
 #   --timeout SECONDS  the whole guest run's limit (default 900); a hung guest is a failure
 #   --no-build         do not run `swift build` (use what is in the build path)
 #
+# RK_TRACE=1 in the environment reaches the scenarios: 85 then records the guest kernel's
+# scheduler and system-call trace and prints where each step of both paths went.
+#
 # Prints one line per scenario (`pass`, `fail` or `pending`, its name and details), then
 # `N passed, M failed` (the line CI reads) and, when there are any, `K pending (...)`. Exits 1
 # when anything failed or the guest did not finish.
@@ -186,7 +189,7 @@ cat > "$results/stage2.sh" <<EOF
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
 export RK_REPO='$repo' RK_BIN='$bin' RK_FOCUSD='$focusd' RK_RESULTS=/realkernel-results RK_ONLY='$only'
-export RK_FOCUSD_RELEASE='$release_focusd' RK_TESTDEVICE_RELEASE='$release_testdevice'
+export RK_FOCUSD_RELEASE='$release_focusd' RK_TESTDEVICE_RELEASE='$release_testdevice' RK_TRACE='${RK_TRACE:-}'
 export PYTHONPATH='$here/lib:$pylib' PYTHONDONTWRITEBYTECODE=1
 # A checkout under /tmp or /run (CI may clone anywhere) must stay visible under the fresh mounts:
 # hold it aside with a bind mount and put it back at the same path.

@@ -5,11 +5,13 @@
 # focusd-build: release
 import os
 
-from realkernel import (Device, Focusd, Monitor, Reader, check, is_command, is_move, percentile, read_text,
-                        scenario, wait_until)
+from realkernel import (CompiledMonitor, Device, Focusd, Monitor, Reader, SchedTrace, check, is_command, is_move,
+                        nice_harness, percentile, read_text, scenario, wait_until)
 
 PASSED = ["KEY_VOLUMEUP", "KEY_POWER", "KEY_NUMERIC_1"]
-PRESSES = 150
+PRESSES = 300
+# Between a press and everything of the press before it (both readers alike).
+SETTLE_S = 0.02
 # A second remote that focusd reads shared (no grab, no pass-through): the bare reader's device.
 CONFIG = '[[profile]]\nname = "bench"\ngrab = "shared"\n[profile.match]\nname = "*bench*"\n'
 
@@ -59,12 +61,15 @@ def body():
     bench_listed = focusd.device_for(bench.node)
     check(not bench_listed["grabbed"] and not bench_listed.get("passthrough"), f"the bench remote: {bench_listed}")
     bare = Reader(bench.node)
-    inputs = Monitor(focusd, interface="io.focusd.Input")
     source_id = listed["id"]
-    pt_ms, bare_ms = [], []
-    # As 78: the harness's own Python (parsing Monitor replies) runs below the processes timed.
-    os.nice(10)
-    for i in range(PRESSES):
+    # pt_ms splits at the pass-through event's own kernel timestamp (the kernel stamps a uinput
+    # frame when focusd's write reaches its SYN_REPORT): source -> written is focusd's (its
+    # wake-up, read, work, write), written -> received the pass-through reader's wake-up.
+    pt_ms, written_ms, woke_ms, bare_ms = [], [], [], []
+    # (source stamp, pass-through stamp, received) and (stamp, received), CLOCK_MONOTONIC s, for RK_TRACE.
+    pt_times, bare_times = [], []
+
+    def passthrough_press():
         # KEY_INFO (the `info` command, no focus move) carries the frame's kernel timestamp.
         offset = time.time() - time.monotonic()
         dev.send("key KEY_INFO 1", "key KEY_VOLUMEUP 1", "syn")
@@ -72,13 +77,38 @@ def body():
         source_kernel = reply["command"]["eventTimeUsec"] / 1e6 - offset
         e = reader.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 1, timeout=10)[-1]
         pt_ms.append((e.recv - source_kernel) * 1000)
+        written_ms.append((e.kernel - source_kernel) * 1000)
+        woke_ms.append((e.recv - e.kernel) * 1000)
+        pt_times.append((source_kernel, e.kernel, e.recv))
         dev.send("key KEY_INFO 0", "key KEY_VOLUMEUP 0", "syn")
         reader.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 0, timeout=10)
+        # focusd is done with the release too (its Input monitor reply sent) before the next press.
+        inputs.expect(is_command("info", "release", source_id), 10, "KEY_INFO's release")
+
+    def bare_press():
         bench.send("key KEY_VOLUMEUP 1", "syn")
         e = bare.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 1, timeout=10)[-1]
         bare_ms.append((e.recv - e.kernel) * 1000)
+        bare_times.append((e.kernel, e.recv))
         bench.send("key KEY_VOLUMEUP 0", "syn")
         bare.events(lambda e: e.code == "KEY_VOLUMEUP" and e.value == 0, timeout=10)
+
+    # As 78: the harness (its Python threads, and the compiled Input monitor client that gives the
+    # source frame's time) runs below the processes timed: focusd and the two readers.
+    nice_harness(10)
+    inputs = CompiledMonitor(focusd, interface="io.focusd.Input")
+    # The same pacing for both: every press comes SETTLE_S after everything of the one before it
+    # was seen, and which of the two goes first alternates, so neither is timed in the tail of
+    # the other's work.
+    trace = SchedTrace() if os.environ.get("RK_TRACE") else None
+    for i in range(PRESSES):
+        for press in (passthrough_press, bare_press) if i % 2 == 0 else (bare_press, passthrough_press):
+            time.sleep(SETTLE_S)
+            press()
+    traced = ""
+    if trace:
+        trace.stop()
+        traced = "; " + where_it_went(trace, focusd, reader, bare, pt_times, bare_times)
     bare.stop()
     bench.close()
 
@@ -94,7 +124,44 @@ def body():
                         percentile(bare_ms, 99))
     return (f"volume, power, digit passed, arrows not; held key released at unplug; "
             f"{focusd.build} focusd pass-through {pm:.2f} / {p99:.2f} ms (median / p99, {PRESSES} presses) "
-            f"vs bare reader {bm:.2f} / {b99:.2f} ms: {pm / bm:.1f}x the bare reader (goal <= 3x)")
+            f"vs bare reader {bm:.2f} / {b99:.2f} ms: {pm / bm:.1f}x the bare reader (goal <= 3x); "
+            f"source -> pass-through written (focusd) {statistics.median(written_ms):.2f} / "
+            f"{percentile(written_ms, 99):.2f} ms, written -> its reader {statistics.median(woke_ms):.2f} / "
+            f"{percentile(woke_ms, 99):.2f} ms{traced}")
+
+
+def where_it_went(trace, focusd, reader, bare, pt_times, bare_times):
+    """Medians (ms) of each step of both paths, from the guest kernel's trace (RK_TRACE=1)."""
+    tasks = f"/proc/{focusd.proc.pid}/task"
+    # The input thread: focusd's unnamed thread (NIO's are named), not the main one.
+    (input_tid,) = [int(t) for t in os.listdir(tasks)
+                    if int(t) != focusd.proc.pid and read_text(f"{tasks}/{t}/comm") == "focusd"]
+    steps = {name: [] for name in ("focusd woken", "on a CPU", "epoll_wait returns", "write(2) entered",
+                                   "stamped", "reader woken", "reader on a CPU", "reader received")}
+    for source, stamped, received in pt_times:
+        woken = trace.first(source - 0.002, stamped, input_tid, "sched_wakeup")
+        running = woken and trace.first(woken, stamped, input_tid, "sched_switch")
+        returned = running and trace.first(running, stamped, input_tid, "sys_exit", "NR 232 ")
+        write = returned and trace.last(returned, stamped, input_tid, "sys_enter", "NR 1 (")
+        reader_woken = write and trace.first(stamped, received, reader.proc.pid, "sched_wakeup")
+        reader_running = reader_woken and trace.first(reader_woken, received, reader.proc.pid, "sched_switch")
+        if not reader_running:
+            continue
+        times = [source, woken, running, returned, write, stamped, reader_woken, reader_running, received]
+        for name, a, b in zip(steps, times, times[1:]):
+            steps[name].append((b - a) * 1000)
+    bare_steps = {"woken": [], "on a CPU": [], "received": []}
+    for stamped, received in bare_times:
+        woken = trace.first(stamped - 0.0005, received, bare.proc.pid, "sched_wakeup")
+        running = woken and trace.first(woken, received, bare.proc.pid, "sched_switch")
+        if running:
+            for name, a, b in zip(bare_steps, (stamped, woken, running), (woken, running, received)):
+                bare_steps[name].append((b - a) * 1000)
+
+    def line(found):
+        return ", ".join(f"{name} {statistics.median(v):.3f}" for name, v in found.items() if v)
+    return (f"traced medians (ms), pass-through ({len(steps['stamped'])} presses): {line(steps)}; "
+            f"bare reader ({len(bare_steps['woken'])}): {line(bare_steps)}")
 
 
 import statistics  # noqa: E402
