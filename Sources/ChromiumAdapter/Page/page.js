@@ -39,8 +39,11 @@
   const OWNED = { tablist: ["tab"], grid: ["gridcell", "row"], treegrid: ["gridcell", "row"], listbox: ["option"],
     menu: ["menuitem", "menuitemcheckbox", "menuitemradio"], menubar: ["menuitem", "menuitemcheckbox", "menuitemradio"],
     tree: ["treeitem"], radiogroup: ["radio"] };
-  const OWNED_BY = {};
-  for (const [widget, roles] of Object.entries(OWNED)) for (const role of roles) (OWNED_BY[role] ??= []).push(widget);
+  // A Map, not an object: a page's role="constructor" or "toString" must not find Object's members.
+  const OWNED_BY = new Map();
+  for (const [widget, roles] of Object.entries(OWNED)) {
+    for (const role of roles) { if (!OWNED_BY.has(role)) OWNED_BY.set(role, []); OWNED_BY.get(role).push(widget); }
+  }
   const TEXT_TYPES = new Set(["text", "email", "password", "url", "tel", ""]);
   const round = (v) => Math.round(v * 100) / 100;
 
@@ -98,7 +101,8 @@
   function sequentiallyFocusable(el) {
     const index = tabindex(el);
     const role = el.getAttribute("role");
-    if (role && OWNED_BY[role] && OWNED_BY[role].some((w) => el.parentElement?.closest(`[role="${w}"]`))) return true;
+    const widgets = role ? OWNED_BY.get(role) : undefined;
+    if (widgets && widgets.some((w) => el.parentElement?.closest(`[role="${w}"]`))) return true;
     if (index !== null && index < 0) return false;
     let natural = false;
     switch (el.localName) {
