@@ -44,6 +44,7 @@
   for (const [widget, roles] of Object.entries(OWNED)) {
     for (const role of roles) { if (!OWNED_BY.has(role)) OWNED_BY.set(role, []); OWNED_BY.get(role).push(widget); }
   }
+  const DISABLEABLE = new Set(["button", "input", "select", "textarea", "fieldset", "optgroup", "option"]);
   const TEXT_TYPES = new Set(["text", "email", "password", "url", "tel", ""]);
   const round = (v) => Math.round(v * 100) / 100;
   const SHOWN = { visibilityProperty: true };  // checkVisibility's options, made once
@@ -121,7 +122,10 @@
     }
     if (!natural && el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) natural = true;
     if (!natural && index === null) return false;
-    if (el.matches(":disabled")) return false;
+    // `:disabled` matches only what HTML lets be disabled: form controls, option, optgroup,
+    // fieldset and form-associated custom elements (a name with a hyphen); a link, a div with
+    // tabindex, a summary never need the selector match.
+    if ((DISABLEABLE.has(tag) || tag.includes("-")) && el.matches(":disabled")) return false;
     return true;
   }
 
