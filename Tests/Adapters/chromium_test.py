@@ -99,9 +99,10 @@ def main(session):
     held = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]
     ids = set(node_ids(held["root"]))
     decoys = {"decoy-hidden", "decoy-invisible", "decoy-disabled", "decoy-negative", "decoy-inert", "decoy-empty",
-              "decoy-fieldset", "decoy-nohref", "decoy-hidden-input"}
+              "decoy-fieldset", "decoy-nohref", "decoy-hidden-input", "decoy-role"}
     check("candidates: links, buttons, rail items, footer", expected <= ids, sorted(expected - ids))
-    check("no decoy is a candidate (hidden, invisible, disabled, tabindex=-1, inert, empty, disabled fieldset, no href, hidden input)",
+    check("no decoy is a candidate (hidden, invisible, disabled, tabindex=-1, inert, empty, disabled fieldset, no href, hidden input, "
+          "tabindex=-1 with role=constructor)",
           not (ids & decoys), sorted(ids & decoys))
     rail = find(held["root"], "rail1")
     check("an overflowing rail is a scroll container section that remembers focus",

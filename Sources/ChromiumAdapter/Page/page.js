@@ -39,10 +39,15 @@
   const OWNED = { tablist: ["tab"], grid: ["gridcell", "row"], treegrid: ["gridcell", "row"], listbox: ["option"],
     menu: ["menuitem", "menuitemcheckbox", "menuitemradio"], menubar: ["menuitem", "menuitemcheckbox", "menuitemradio"],
     tree: ["treeitem"], radiogroup: ["radio"] };
-  const OWNED_BY = {};
-  for (const [widget, roles] of Object.entries(OWNED)) for (const role of roles) (OWNED_BY[role] ??= []).push(widget);
+  // A Map, not an object: a page's role="constructor" or "toString" must not find Object's members.
+  const OWNED_BY = new Map();
+  for (const [widget, roles] of Object.entries(OWNED)) {
+    for (const role of roles) { if (!OWNED_BY.has(role)) OWNED_BY.set(role, []); OWNED_BY.get(role).push(widget); }
+  }
+  const DISABLEABLE = new Set(["button", "input", "select", "textarea", "fieldset", "optgroup", "option"]);
   const TEXT_TYPES = new Set(["text", "email", "password", "url", "tel", ""]);
   const round = (v) => Math.round(v * 100) / 100;
+  const SHOWN = { visibilityProperty: true };  // checkVisibility's options, made once
 
   const generated = new WeakMap();
   let generatedCount = 0;
@@ -81,6 +86,7 @@
   // --- Reading the scene ---------------------------------------------------------------------
 
   function hasMarks(el) {
+    if (!el.hasAttributes()) return false;
     for (const name of el.getAttributeNames()) {
       if (name === "data-focusable" || name === "data-focus" || name.startsWith("data-focus-")) return true;
     }
@@ -94,14 +100,15 @@
     return Number.isNaN(value) ? null : value;
   }
 
-  /** Whether HTML's sequential focus navigation reaches `el` (rendering checked apart). */
-  function sequentiallyFocusable(el) {
+  /** Whether HTML's sequential focus navigation reaches `el` (rendering checked apart); `tag` and
+   *  `role`: its `localName` and `role` attribute (read once per element by the caller). */
+  function sequentiallyFocusable(el, tag, role) {
     const index = tabindex(el);
-    const role = el.getAttribute("role");
-    if (role && OWNED_BY[role] && OWNED_BY[role].some((w) => el.parentElement?.closest(`[role="${w}"]`))) return true;
+    const widgets = role ? OWNED_BY.get(role) : undefined;
+    if (widgets && widgets.some((w) => el.parentElement?.closest(`[role="${w}"]`))) return true;
     if (index !== null && index < 0) return false;
     let natural = false;
-    switch (el.localName) {
+    switch (tag) {
       case "a": case "area": natural = el.hasAttribute("href"); break;
       case "button": case "select": case "textarea": natural = true; break;
       case "input": natural = el.type !== "hidden"; break;
@@ -115,7 +122,10 @@
     }
     if (!natural && el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) natural = true;
     if (!natural && index === null) return false;
-    if (el.matches(":disabled")) return false;
+    // `:disabled` matches only what HTML lets be disabled: form controls, option, optgroup,
+    // fieldset and form-associated custom elements (a name with a hyphen); a link, a div with
+    // tabindex, a summary never need the selector match.
+    if ((DISABLEABLE.has(tag) || tag.includes("-")) && el.matches(":disabled")) return false;
     return true;
   }
 
@@ -126,7 +136,7 @@
     // (`marked`: false when the element has no data-focus… attribute, so no data-focus-id either.)
     const given = (marked ? el.getAttribute("data-focus-id") : null) || el.id;
     if (given && given !== ROOT_ID) {
-      const holder = byId.get(given) ?? reserved.get(given);
+      const holder = byId.get(given) ?? (reserved.size ? reserved.get(given) : undefined);
       if (!holder || holder === el) return given;
     }
     let id = generated.get(el);
@@ -363,7 +373,7 @@
     if (el.inert) return;
     if (modal && el !== modal && !modal.contains(el) && !el.contains(modal)) return;
     // One call for what is shown (most elements); the second only for what is not.
-    const shown = el.checkVisibility({ visibilityProperty: true });
+    const shown = el.checkVisibility(SHOWN);
     if (!shown && !el.checkVisibility()) {
       // No box: display:none (the subtree is not rendered) or content-visibility:hidden, but
       // display:contents keeps its children's boxes.
@@ -372,8 +382,7 @@
     }
     const marked = hasMarks(el);
     const role = el.getAttribute("role");
-    const origin = originOf(ctx);
-    const container = mayContain(el, marked) ? readContainer(el, origin, marked) : null;
+    const container = mayContain(el, marked) ? readContainer(el, originOf(ctx), marked) : null;
     const isModal = el === modal;
     const isSection = !container && !isModal && (tag === "nav" || SECTION_ROLES.has(role));
     if (container || isModal || isSection) {
@@ -387,7 +396,7 @@
         inner = { kind: "scroll", el };
         kind = "client";
       } else if (isModal) {
-        node.frame = frameOf(el.getBoundingClientRect(), origin);
+        node.frame = frameOf(el.getBoundingClientRect(), originOf(ctx));
         node.section = true;
         node.modal = true;
         kind = "box";
@@ -397,13 +406,14 @@
       if (marked) applyMarks(el, node);
       node.children = [];
       byId.set(node.id, el);  // held while its subtree is read (no descendant takes its id)
-      if (shown && sequentiallyFocusable(el)) {
+      if (shown && sequentiallyFocusable(el, tag, role)) {
         // A focusable scroller or dialog: the element itself is a candidate inside its node.
-        const self = candidate(el, originOf(inner), `${node.id}:self`);
+        const self = candidate(el, tag, role, originOf(inner), `${node.id}:self`);
         if (self) { node.children.push(self); register(el, self, node, inner, "candidate"); }
       }
       visitChildren(el, node, inner, modal);
-      if (el.shadowRoot) { watch(el.shadowRoot); visitChildren(el.shadowRoot, node, inner, modal); }
+      const shadow = el.shadowRoot;
+      if (shadow) { watch(shadow); visitChildren(shadow, node, inner, modal); }
       if (node.children.length || marked || isModal) {
         if (!node.children.length) delete node.children;
         parent.children.push(node);
@@ -425,10 +435,10 @@
       return;
     }
     let node = null;
-    if (shown && sequentiallyFocusable(el)) node = candidate(el, origin, undefined, marked);
+    if (shown && sequentiallyFocusable(el, tag, role)) node = candidate(el, tag, role, originOf(ctx), undefined, marked);
     let kind = "candidate";
     if (!node && marked) {
-      node = { id: idOf(el), frame: frameOf(el.getBoundingClientRect(), origin) };
+      node = { id: idOf(el), frame: frameOf(el.getBoundingClientRect(), originOf(ctx)) };
       kind = "box";
     }
     if (node) {
@@ -438,7 +448,8 @@
     }
     // Candidates nested in candidates are the enclosing node's siblings (candidates are leaves).
     visitChildren(el, parent, ctx, modal);
-    if (el.shadowRoot) { watch(el.shadowRoot); visitChildren(el.shadowRoot, parent, ctx, modal); }
+    const shadow = el.shadowRoot;
+    if (shadow) { watch(shadow); visitChildren(shadow, parent, ctx, modal); }
   }
 
   /** ``visit`` of each element child of `el` (an element or a shadow root), in order. Walked by
@@ -480,13 +491,11 @@
   }
 
   /** A candidate's node (frame: its border box, or its label's for a visually hidden control). */
-  function candidate(el, origin, selfId, marked) {
+  function candidate(el, tag, role, origin, selfId, marked) {
     const rect = candidateRect(el);
     if (!(rect.width > 0 && rect.height > 0)) return null;
     const node = { id: selfId ?? idOf(el, marked), frame: frameOf(rect, origin), focusable: true };
-    const tag = el.localName;
     const type = tag === "input" ? (el.getAttribute("type") || "").toLowerCase() : null;
-    const role = el.getAttribute("role");
     if (type === "search" || role === "searchbox") node.role = "search";
     else if (tag === "textarea" || (tag === "input" && TEXT_TYPES.has(type)) || (el.isContentEditable && tag !== "input")) node.role = "text";
     if (type === "range" || type === "number") node.interactions = ["activate", "edit"];
