@@ -245,8 +245,8 @@ extension SceneStore {
         if placed.collection != nil, (hashIds[placed.id] ?? 0) > 0 {
             throw .invalidScene(reason: "ids of the form '\(placed.id)#INDEX' are reserved for this collection's virtual items, and one is in use", node: placed.id)
         }
-        let coll: Collection? = parentCollection ?? (parentSlot >= 0 ? node(parentSlot).collection : nil)
         if let itemIndex = placed.index {
+            let coll: Collection? = parentCollection ?? (parentSlot >= 0 ? slots[parentSlot].collection : nil)
             guard let spec = coll else {
                 throw .invalidScene(reason: "index is only for a built item of a collection (its parent is not a collection)", node: placed.id)
             }
@@ -293,7 +293,7 @@ extension SceneStore {
     /// The frame of `placed` going under `parentSlot`, in its space's coordinates: as given; a collection's size
     /// derived; a built item without a frame in its slot.
     func localFrame(of placed: Node, parent parentSlot: Int) -> Rect? {
-        if let itemIndex = placed.index, parentSlot >= 0, let spec = node(parentSlot).collection, placed.frame == nil, let parentFrame = slots[parentSlot].frame {
+        if let itemIndex = placed.index, parentSlot >= 0, let spec = slots[parentSlot].collection, placed.frame == nil, let parentFrame = slots[parentSlot].frame {
             return Lattice(spec, origin: (parentFrame.x, parentFrame.y), rtl: layoutDirection == .rightToLeft).frame(itemIndex)
         }
         guard var ownFrame = placed.frame else { return nil }

@@ -4,6 +4,12 @@
 final class NodeBox: Sendable {
     let node: Node
     init(_ node: Node) { self.node = node }
+    /// The box of `node` without its children (copied only here: a plain leaf is never boxed).
+    init(strippingChildren node: Node) {
+        var own = node
+        own.children = nil
+        self.node = own
+    }
 }
 
 /// Subtree aggregates of a node with children; a leaf's are derived from its frame, so the 10,000
@@ -44,7 +50,7 @@ struct Slot: Sendable {
             && node.accessibilityBindings == nil && node.values == nil && node.sceneValues == nil
             && node.focusEffectDisabled == nil && node.role == nil && node.remembersLastFocus == nil
             && node.wrap == nil && node.next == nil && node.modal == nil
-        box = plain ? nil : NodeBox(node)
+        box = plain ? nil : NodeBox(strippingChildren: node)
         children = []
         parent32 = Int32(parent)
         indexInParent32 = 0
@@ -68,6 +74,9 @@ struct Slot: Sendable {
         wraps = node.wrap != nil
         hasValues = node.values != nil
     }
+
+    /// The node's `collection` field, read in its box without copying the node.
+    var collection: Collection? { box?.node.collection }
 
     /// The node's own fields (children stripped).
     var node: Node {
