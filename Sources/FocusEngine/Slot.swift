@@ -38,7 +38,7 @@ struct Slot: Sendable {
     private var frameRect: Rect
     private var bits: UInt32
 
-    init(id: String, node: Node, frame sceneFrame: Rect? = nil, parent: Int, depth: Int, disabled: Bool, candidate: Bool,
+    init(id: String, node: __shared Node, frame sceneFrame: Rect? = nil, parent: Int, depth: Int, disabled: Bool, candidate: Bool,
          hadChildren: Bool) {
         self.id = id
         // A frame other than the one given (content coordinates, a collection's derived size, a
