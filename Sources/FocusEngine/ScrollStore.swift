@@ -176,7 +176,10 @@ extension Rect {
 func splitVirtualId(_ id: String) -> (prefix: Substring, index: Int?)? {
     // Most ids have no '#': a byte scan says so without the Character search's grapheme
     // breaking (4% of building a 100,000-node scene, where it runs twice a node).
-    guard id.utf8.contains(UInt8(ascii: "#")), let hash = id.lastIndex(of: "#") else { return nil }
+    // Through the bytes in place where they are contiguous (a small or native string: always
+    // here); the view's own `contains` went through its index one byte at a time.
+    let hasHash = id.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "#")) } ?? id.utf8.contains(UInt8(ascii: "#"))
+    guard hasHash, let hash = id.lastIndex(of: "#") else { return nil }
     let digits = id[id.index(after: hash)...]
     guard !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
     return (id[..<hash], Int(digits))
