@@ -103,7 +103,7 @@ struct SceneStore: Sendable {
                              typicalHeight: focusableCount > 0 ? sumH / Double(focusableCount) : bounds.height, expected: max(focusableCount, 1))
         slots.reserveCapacity(visited)
         idToSlot.reserveCapacity(visited)
-        root = try insertSubtree(scene.root, parent: -1, at: 0)
+        root = try insertSubtree(scene.root, parent: -1, at: 0, validated: true)
         for (target, count) in nextRefs where count > 0 && !target.isEmpty && idToSlot[target] == nil {
             throw .invalidScene(reason: "next target '\(target)' does not exist", node: referrer(of: target))
         }
@@ -114,15 +114,22 @@ struct SceneStore: Sendable {
         if node.id.isEmpty { throw .invalidScene(reason: "a node has an empty id", node: nil) }
         if let nodeFrame = node.frame {
             // Coordinates may be negative (a rail scrolled left, a root not at 0,0); sizes may not.
-            for (label, value) in [("x", nodeFrame.x), ("y", nodeFrame.y), ("width", nodeFrame.width), ("height", nodeFrame.height)] {
+            // Checked field by field in this order (an array of labelled values here was two
+            // allocations a node in every SetScene).
+            func finite(_ value: Double, _ label: String) throws(FocusError) {
                 if !value.isFinite { throw .invalidScene(reason: "frame \(label) is not finite", node: node.id) }
             }
-            for (label, value) in [("width", nodeFrame.width), ("height", nodeFrame.height)] where value < 0 {
-                throw .invalidScene(reason: "frame \(label) is negative", node: node.id)
-            }
+            try finite(nodeFrame.x, "x")
+            try finite(nodeFrame.y, "y")
+            try finite(nodeFrame.width, "width")
+            try finite(nodeFrame.height, "height")
+            if nodeFrame.width < 0 { throw .invalidScene(reason: "frame width is negative", node: node.id) }
+            if nodeFrame.height < 0 { throw .invalidScene(reason: "frame height is negative", node: node.id) }
         }
-        for key in (node.next ?? [:]).keys.sorted() where Direction(rawValue: key) == nil {
-            throw .invalidScene(reason: "next has key '\(key)', which is not a direction", node: node.id)
+        if let next = node.next {
+            for key in next.keys.sorted() where Direction(rawValue: key) == nil {
+                throw .invalidScene(reason: "next has key '\(key)', which is not a direction", node: node.id)
+            }
         }
         try validateScrollFields(node)
     }
@@ -248,13 +255,16 @@ struct SceneStore: Sendable {
     /// Inserts `node` and its subtree under `parent` at child index `at`; returns the new slot.
     /// Registers everything and updates the ancestors' aggregates and the index.
     @discardableResult
-    mutating func insertSubtree(_ top: Node, parent: Int, at position: Int) throws(FocusError) -> Int {
+    ///
+    /// `validated`: every node of the subtree has passed ``validateOwnFields(_:)`` already (the
+    /// scene's first walk in `init` checks them all before the build), so it is not done again.
+    mutating func insertSubtree(_ top: Node, parent: Int, at position: Int, validated: Bool = false) throws(FocusError) -> Int {
         let parentDepth = parent >= 0 ? slots[parent].depth : 0
         var created: [Int] = []
         // Pre-order creation, each list of children walked in place: the stack holds the lists
         // being walked, not their nodes (a page's root of 5,000 children pushed as values was
         // 2 MB of copies and page faults in every SetScene).
-        let first = try createSlot(top, parent: parent, at: position, created: &created)
+        let first = try createSlot(top, parent: parent, at: position, validated: validated, created: &created)
         var lists: [(kids: [Node], next: Int, slot: Int)] = []
         if let kids = top.children, !kids.isEmpty { lists.append((kids, 0, first)) }
         while let last = lists.indices.last {
@@ -264,7 +274,8 @@ struct SceneStore: Sendable {
                 continue
             }
             lists[last].next = position + 1
-            let slot = try createSlot(lists[last].kids[position], parent: lists[last].slot, at: position, created: &created)
+            let slot = try createSlot(lists[last].kids[position], parent: lists[last].slot, at: position, validated: validated,
+                                      created: &created)
             if let kids = lists[last].kids[position].children, !kids.isEmpty { lists.append((kids, 0, slot)) }
         }
         _ = parentDepth
@@ -307,7 +318,8 @@ struct SceneStore: Sendable {
 
     /// One node of ``insertSubtree(_:parent:at:)``, without its children: checked, given a slot
     /// under `parentSlot` at child index `pos`, and registered; its slot is appended to `created`.
-    private mutating func createSlot(_ node: Node, parent parentSlot: Int, at pos: Int, created: inout [Int]) throws(FocusError) -> Int {
+    private mutating func createSlot(_ node: Node, parent parentSlot: Int, at pos: Int, validated: Bool,
+                                     created: inout [Int]) throws(FocusError) -> Int {
         let depth = parentSlot >= 0 ? slots[parentSlot].depth + 1 : 1
         if depth > limits.maxDepth {
             throw .invalidScene(reason: "the tree is deeper than \(limits.maxDepth) levels", node: node.id)
@@ -315,14 +327,12 @@ struct SceneStore: Sendable {
         if idToSlot[node.id] != nil { throw .invalidScene(reason: "duplicate id '\(node.id)'", node: node.id) }
         nodeCount += 1
         if nodeCount > limits.maxNodes { throw .tooManyNodes(limit: limits.maxNodes) }
-        try Self.validateOwnFields(node)
+        if !validated { try Self.validateOwnFields(node) }
         try validatePlacement(node, parent: parentSlot)
-        var own = node
-        own.children = nil
         let sceneFrame = localFrame(of: node, parent: parentSlot)
         let disabled = (parentSlot >= 0 ? slots[parentSlot].disabled : false) || node.disabled == true
         let candidate = node.focusable == true && !disabled && !(sceneFrame?.isEmpty ?? true)
-        var newSlot = Slot(id: node.id, node: own, frame: sceneFrame, parent: parentSlot, depth: depth, disabled: disabled,
+        var newSlot = Slot(id: node.id, node: node, frame: sceneFrame, parent: parentSlot, depth: depth, disabled: disabled,
                      candidate: candidate, hadChildren: node.children != nil)
         newSlot.space = parentSlot >= 0 ? contentSpace(of: parentSlot) : 0
         let slot: Int

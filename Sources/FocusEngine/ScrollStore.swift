@@ -176,7 +176,10 @@ extension Rect {
 func splitVirtualId(_ id: String) -> (prefix: Substring, index: Int?)? {
     // Most ids have no '#': a byte scan says so without the Character search's grapheme
     // breaking (4% of building a 100,000-node scene, where it runs twice a node).
-    guard id.utf8.contains(UInt8(ascii: "#")), let hash = id.lastIndex(of: "#") else { return nil }
+    // Through the bytes in place where they are contiguous (a small or native string: always
+    // here); the view's own `contains` went through its index one byte at a time.
+    let hasHash = id.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "#")) } ?? id.utf8.contains(UInt8(ascii: "#"))
+    guard hasHash, let hash = id.lastIndex(of: "#") else { return nil }
     let digits = id[id.index(after: hash)...]
     guard !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
     return (id[..<hash], Int(digits))
@@ -245,8 +248,8 @@ extension SceneStore {
         if placed.collection != nil, (hashIds[placed.id] ?? 0) > 0 {
             throw .invalidScene(reason: "ids of the form '\(placed.id)#INDEX' are reserved for this collection's virtual items, and one is in use", node: placed.id)
         }
-        let coll: Collection? = parentCollection ?? (parentSlot >= 0 ? node(parentSlot).collection : nil)
         if let itemIndex = placed.index {
+            let coll: Collection? = parentCollection ?? (parentSlot >= 0 ? slots[parentSlot].collection : nil)
             guard let spec = coll else {
                 throw .invalidScene(reason: "index is only for a built item of a collection (its parent is not a collection)", node: placed.id)
             }
@@ -293,7 +296,7 @@ extension SceneStore {
     /// The frame of `placed` going under `parentSlot`, in its space's coordinates: as given; a collection's size
     /// derived; a built item without a frame in its slot.
     func localFrame(of placed: Node, parent parentSlot: Int) -> Rect? {
-        if let itemIndex = placed.index, parentSlot >= 0, let spec = node(parentSlot).collection, placed.frame == nil, let parentFrame = slots[parentSlot].frame {
+        if let itemIndex = placed.index, parentSlot >= 0, let spec = slots[parentSlot].collection, placed.frame == nil, let parentFrame = slots[parentSlot].frame {
             return Lattice(spec, origin: (parentFrame.x, parentFrame.y), rtl: layoutDirection == .rightToLeft).frame(itemIndex)
         }
         guard var ownFrame = placed.frame else { return nil }

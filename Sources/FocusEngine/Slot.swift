@@ -4,6 +4,12 @@
 final class NodeBox: Sendable {
     let node: Node
     init(_ node: Node) { self.node = node }
+    /// The box of `node` without its children (copied only here: a plain leaf is never boxed).
+    init(strippingChildren node: Node) {
+        var own = node
+        own.children = nil
+        self.node = own
+    }
 }
 
 /// Subtree aggregates of a node with children; a leaf's are derived from its frame, so the 10,000
@@ -32,7 +38,7 @@ struct Slot: Sendable {
     private var frameRect: Rect
     private var bits: UInt32
 
-    init(id: String, node: Node, frame sceneFrame: Rect? = nil, parent: Int, depth: Int, disabled: Bool, candidate: Bool,
+    init(id: String, node: __shared Node, frame sceneFrame: Rect? = nil, parent: Int, depth: Int, disabled: Bool, candidate: Bool,
          hadChildren: Bool) {
         self.id = id
         // A frame other than the one given (content coordinates, a collection's derived size, a
@@ -44,7 +50,7 @@ struct Slot: Sendable {
             && node.accessibilityBindings == nil && node.values == nil && node.sceneValues == nil
             && node.focusEffectDisabled == nil && node.role == nil && node.remembersLastFocus == nil
             && node.wrap == nil && node.next == nil && node.modal == nil
-        box = plain ? nil : NodeBox(node)
+        box = plain ? nil : NodeBox(strippingChildren: node)
         children = []
         parent32 = Int32(parent)
         indexInParent32 = 0
@@ -68,6 +74,9 @@ struct Slot: Sendable {
         wraps = node.wrap != nil
         hasValues = node.values != nil
     }
+
+    /// The node's `collection` field, read in its box without copying the node.
+    var collection: Collection? { box?.node.collection }
 
     /// The node's own fields (children stripped).
     var node: Node {

@@ -332,6 +332,14 @@ public enum SceneBytes {
         /// One node and its subtree at `depth`: each field once, by ``NodeField``.
         mutating func node(depth: Int) -> Node? {
             var node = Node(id: "")
+            return read(into: &node, depth: depth) ? node : nil
+        }
+
+        /// ``node(depth:)`` read into `node` (a `Node(id: "")`), where it stands: a list of
+        /// children reads each child in its own place in the array, not into a value copied there
+        /// (a copy of every field of every node of a page, retains included). False: not a node
+        /// this reader takes (`node` is then partly read, for the caller to drop).
+        mutating func read(into node: inout Node, depth: Int) -> Bool {
             var hasId = false
             let ok = object(depth: depth) { reader, key in
                 guard let field = NodeField(key: key) else { return false }
@@ -372,8 +380,7 @@ public enum SceneBytes {
                     return false  // left to `Codable`
                 }
             }
-            guard ok, hasId else { return nil }
-            return node
+            return ok && hasId
         }
 
         /// Reads a field's value into `slot` unless the field was already read (a key twice is
@@ -445,8 +452,8 @@ public enum SceneBytes {
             if take(UInt8(ascii: "]")) { return children }
             repeat {
                 skipSpace()
-                guard let child = node(depth: depth + 1) else { return nil }
-                children.append(child)
+                children.append(Node(id: ""))
+                guard read(into: &children[children.count - 1], depth: depth + 1) else { return nil }
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "]")) ? children : nil
         }
