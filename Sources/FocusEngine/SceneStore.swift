@@ -259,7 +259,6 @@ struct SceneStore: Sendable {
     /// `validated`: every node of the subtree has passed ``validateOwnFields(_:)`` already (the
     /// scene's first walk in `init` checks them all before the build), so it is not done again.
     mutating func insertSubtree(_ top: Node, parent: Int, at position: Int, validated: Bool = false) throws(FocusError) -> Int {
-        let parentDepth = parent >= 0 ? slots[parent].depth : 0
         var created: [Int] = []
         // Pre-order creation, each list of children walked in place: the stack holds the lists
         // being walked, not their nodes (a page's root of 5,000 children pushed as values was
@@ -278,7 +277,6 @@ struct SceneStore: Sendable {
                                       created: &created)
             if let kids = lists[last].kids[position].children, !kids.isEmpty { lists.append((kids, 0, slot)) }
         }
-        _ = parentDepth
         // Aggregates bottom-up within the new subtree.
         for slot in created.reversed() {
             var count = (slots[slot].candidate ? 1 : 0) + virtualCount(slot)
