@@ -114,29 +114,29 @@ extension SceneTextGenerator {
     /// A whole `UpdateScene` parameters text: a reflow's leaves, small subtrees with an index,
     /// removals; some with what the byte reader leaves to the general way; some mutated.
     mutating func updateDocument() -> [UInt8] {
-        var top: [(String, String)] = [("scene", chance(1) ? pick(["5", "null", "{}"]) : string())]
+        var top: [(String, String)] = [("scene", odd(1) ? pick(["5", "null", "{}"]) : string())]
         if chance(85) {
             var patches: [String] = []
             for _ in 0..<below(chance(10) ? 60 : 8) {
-                var patch = [("parent", chance(1) ? pick(["null", "1"]) : string()), ("node", chance(1) ? "null" : node(depth: chance(70) ? 5 : 3))]
+                var patch = [("parent", odd(1) ? pick(["null", "1"]) : string()), ("node", odd(1) ? "null" : node(depth: plain || chance(70) ? 5 : 3))]
                 if chance(25) {
                     let odd = ["1.5", "3.0", "1e2", "-0", "null", "\"3\"", "99999999999999999999", "999999999999999999", "-12", "01"]
-                    patch.append(("index", chance(10) ? pick(odd) : String(below(50))))
+                    patch.append(("index", self.odd(10) ? pick(odd) : String(below(50))))
                 }
-                if chance(1) { patch.append(pick([("before", "\"a\""), ("parent", "\"p\"")])) }
-                if chance(1) { patch.removeFirst() }
-                patches.append(chance(1) ? pick(["null", "[]", "1"]) : object(patch))
+                if odd(1) { patch.append(pick([("before", "\"a\""), ("parent", "\"p\"")])) }
+                if odd(1) { patch.removeFirst() }
+                patches.append(odd(1) ? pick(["null", "[]", "1"]) : object(patch))
             }
-            top.append(("upsert", chance(1) ? pick(["null", "{}", "\"a\""]) : "[" + patches.map { space() + $0 + space() }.joined(separator: ",") + "]"))
+            top.append(("upsert", odd(1) ? pick(["null", "{}", "\"a\""]) : "[" + patches.map { space() + $0 + space() }.joined(separator: ",") + "]"))
         }
         if chance(40) {
             let ids = (0..<below(6)).map { _ in string() }
-            top.append(("remove", chance(3) ? pick(["null", "[1]", "\"a\"", "[null]"]) : "[" + ids.joined(separator: ",") + "]"))
+            top.append(("remove", odd(3) ? pick(["null", "[1]", "\"a\"", "[null]"]) : "[" + ids.joined(separator: ",") + "]"))
         }
-        if chance(2) { top.append(pick([("other", "1"), ("scene", "\"again\"")])) }
-        if chance(2) { top.removeFirst() }
+        if odd(2) { top.append(pick([("other", "1"), ("scene", "\"again\"")])) }
+        if odd(2) { top.removeFirst() }
         var bytes = Array((space() + object(top) + space()).utf8)
-        if chance(40) { mutate(&bytes) }
+        if odd(40) { mutate(&bytes) }
         return bytes
     }
 }
