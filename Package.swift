@@ -48,7 +48,7 @@ let package = Package(
         .systemLibrary(name: "CSdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // The operating system seam: errno, descriptors, files, sockets, clocks, signals (Glibc only).
-        .target(name: "SystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["CMalloc"]),
 
         // Varlink interface definitions: the parser (names for routing, types for the generator).
         // Its own target, with no dependency, so the code generator builds without SwiftNIO.

@@ -157,11 +157,8 @@ public final class BrowserSession: FocusdLinkDelegate {
         connection?.close()
         if let pid = browserPid {
             Posix.signalProcess(pid, SIGTERM)
-            // Up to 3 s for the browser to exit, then SIGKILL.
-            for _ in 0..<300 {
-                if Posix.reap(pid) != nil { browserPid = nil; break }
-                Posix.sleep(untilMonotonicNanoseconds: Posix.monotonicNanoseconds() + 10_000_000)
-            }
+            // Up to 3 s for the browser to exit (woken by its exit, not by a timer), then SIGKILL.
+            if Posix.reap(pid, withinMilliseconds: 3000) != nil { browserPid = nil }
             if browserPid != nil {
                 Posix.signalProcess(pid, SIGKILL)
                 _ = Posix.reap(pid, wait: true)

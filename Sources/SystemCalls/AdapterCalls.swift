@@ -1,3 +1,5 @@
+import CMalloc
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -183,5 +185,29 @@ extension Posix {
         var status: Int32 = 0
         let result = waitpid(pid, &status, wait ? 0 : WNOHANG)
         return result == pid ? status : (result < 0 ? -1 : nil)
+    }
+
+    /// Reaps `pid` once it exits, waiting up to `timeoutMilliseconds` for that: its wait status,
+    /// or nil if it still runs then. Sleeps in poll(2) on a pidfd, which becomes readable when
+    /// the process exits (no timer that wakes to ask); a kernel without `pidfd_open` (before
+    /// 5.3) gets one wait of the whole timeout, then one `WNOHANG` reap.
+    public static func reap(_ pid: Int32, withinMilliseconds timeoutMilliseconds: Int32) -> Int32? {
+        if let status = reap(pid) { return status }
+        let fd = cpidfd_open(pid)
+        guard fd >= 0 else {
+            if currentErrno() == ESRCH { return reap(pid) }  // exited between the two calls
+            sleep(untilMonotonicNanoseconds: monotonicNanoseconds() + UInt64(max(timeoutMilliseconds, 0)) * 1_000_000)
+            return reap(pid)
+        }
+        defer { _ = close(fd) }
+        let deadline = monotonicNanoseconds() + UInt64(max(timeoutMilliseconds, 0)) * 1_000_000
+        while true {
+            let now = monotonicNanoseconds()
+            guard now < deadline else { return reap(pid) }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let count = Glibc.poll(&entry, 1, Int32((deadline - now + 999_999) / 1_000_000))
+            if count > 0 { return reap(pid) }
+            if count < 0 && currentErrno() != EINTR { return reap(pid) }
+        }
     }
 }

@@ -84,3 +84,37 @@ struct FilesAndSocketsTests {
         #expect(abs(Posix.realtimeUsec() / 1_000_000 - Int64(time(nil))) <= 1)
     }
 }
+
+@Suite("A child's exit waited for with a timeout")
+struct ReapWithinTests {
+    @Test("a child that exits within the timeout is reaped when it exits, not when the timeout ends")
+    func exitWakesTheWait() throws {
+        let pid = try Posix.spawn(["sh", "-c", "sleep 0.1; exit 3"], mapping: [])
+        let start = Posix.monotonicNanoseconds()
+        let status = try #require(Posix.reap(pid, withinMilliseconds: 5000))
+        let waited = (Posix.monotonicNanoseconds() - start) / 1_000_000
+        #expect((status >> 8) & 0xFF == 3)  // WEXITSTATUS
+        #expect(waited >= 90 && waited < 2000, "waited \(waited) ms")
+    }
+
+    @Test("a child still running when the timeout ends is left running (nil), and is reaped once killed")
+    func timeoutLeavesItRunning() throws {
+        let pid = try Posix.spawn(["sleep", "30"], mapping: [])
+        let start = Posix.monotonicNanoseconds()
+        #expect(Posix.reap(pid, withinMilliseconds: 150) == nil)
+        #expect((Posix.monotonicNanoseconds() - start) / 1_000_000 >= 140)
+        Posix.signalProcess(pid, SIGKILL)
+        let status = try #require(Posix.reap(pid, withinMilliseconds: 5000))
+        #expect(status & 0x7F == SIGKILL)  // WTERMSIG
+    }
+
+    @Test("a child that already exited is reaped at once")
+    func alreadyExited() throws {
+        let pid = try Posix.spawn(["true"], mapping: [])
+        _ = Posix.reap(pid, withinMilliseconds: 5000)
+        // Reaped: a second wait finds no such child (-1), at once.
+        let start = Posix.monotonicNanoseconds()
+        #expect(Posix.reap(pid, withinMilliseconds: 5000) == -1)
+        #expect((Posix.monotonicNanoseconds() - start) / 1_000_000 < 1000)
+    }
+}

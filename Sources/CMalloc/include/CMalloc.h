@@ -5,6 +5,13 @@
 #include <malloc.h>
 // setxattr/removexattr (the socket's ACL for read-only users), which Glibc does not export either.
 #include <sys/xattr.h>
+// pidfd_open(2) (a browser's exit waited for in poll(2)): a raw syscall, which Swift cannot call
+// (syscall(2) is variadic) and glibc's <sys/pidfd.h> does not reach Swift's Glibc module.
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// A pidfd of process `pid` (readable once it exits), or -1 with errno set.
+static inline int cpidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
 /// Returns freed heap memory to the kernel (malloc_trim(0)); 1 when some was released.
 static inline int cmalloc_trim(void) { return malloc_trim(0); }
