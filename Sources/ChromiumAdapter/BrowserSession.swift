@@ -98,6 +98,12 @@ public final class BrowserSession: FocusdLinkDelegate {
             toBrowser = try Posix.makePipe()
             fromBrowser = try Posix.makePipe()
         } catch { throw BrowserError("cannot make the DevTools pipes: \(error)") }
+        // A page's first scene comes as one DevTools event of ~0.5 MB (5,000 candidates): through
+        // a pipe of 64 KiB the browser wrote it in eight parts, each waiting for the adapter to be
+        // scheduled and drain the last (11 ms for the event, on two cores busy with the page's
+        // first paint). With 1 MiB it is written at once and read in one wake. A kernel that
+        // refuses keeps the pipe as it was, which works, only slower.
+        Posix.growPipe(fromBrowser.read, to: 1 << 20)
         var arguments = command
         if !arguments.contains("--remote-debugging-pipe") { arguments.insert("--remote-debugging-pipe", at: 1) }
         do {

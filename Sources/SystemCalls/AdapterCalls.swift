@@ -56,6 +56,15 @@ extension Posix {
         return (ends[0], ends[1])
     }
 
+    /// Asks for a pipe of `bytes` (F_SETPIPE_SZ; the kernel rounds up to pages; an unprivileged
+    /// process gets at most /proc/sys/fs/pipe-max-size, 1 MiB by default): the size it has after,
+    /// or nil where the kernel refused (the pipe keeps its size, 64 KiB by default).
+    @discardableResult
+    public static func growPipe(_ fd: Int32, to bytes: Int32) -> Int32? {
+        let size = fcntl(fd, 1031, bytes)  // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7; glibc shows it only under _GNU_SOURCE)
+        return size < 0 ? nil : size
+    }
+
     /// Writing to a pipe or socket whose reader is gone fails with `EPIPE` instead of killing
     /// the process with SIGPIPE.
     public static func ignoreBrokenPipe() {
@@ -72,6 +81,14 @@ extension Posix {
             return []
         }
         return bytes
+    }
+
+    /// How many bytes a read of `fd` (a pipe or a socket) would return now (FIONREAD), or nil
+    /// where the descriptor cannot say.
+    public static func bytesReadable(_ fd: Int32) -> Int? {
+        var count: Int32 = 0
+        let result = withUnsafeMutablePointer(to: &count) { ioctl(fd, UInt(FIONREAD), $0) }
+        return result < 0 ? nil : Int(count)
     }
 
     /// An inotify descriptor (close-on-exec, non-blocking) watching `directory` for entries

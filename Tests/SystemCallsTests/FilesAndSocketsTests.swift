@@ -118,3 +118,27 @@ struct ReapWithinTests {
         #expect((Posix.monotonicNanoseconds() - start) / 1_000_000 < 1000)
     }
 }
+
+@Suite("A pipe grown for large messages")
+struct GrowPipeTests {
+    @Test("a pipe grown to 1 MiB takes a 900 KB message in one write, which one of 64 KiB cannot")
+    func grownPipeTakesTheMessageAtOnce() throws {
+        let pipe = try Posix.makePipe()
+        defer { Posix.closeDescriptor(pipe.read); Posix.closeDescriptor(pipe.write) }
+        _ = fcntl(pipe.write, F_SETFL, O_NONBLOCK)
+        let message = [UInt8](repeating: 0x41, count: 900_000)
+        func writtenAtOnce() -> Int { message.withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) } }
+        #expect(writtenAtOnce() < message.count)  // the default size: a part only
+        var drain = [UInt8](repeating: 0, count: 1 << 20)
+        _ = fcntl(pipe.read, F_SETFL, O_NONBLOCK)
+        while read(pipe.read, &drain, drain.count) > 0 {}  // emptied
+        let size = try #require(Posix.growPipe(pipe.read, to: 1 << 20))
+        #expect(size >= 1 << 20 && fcntl(pipe.read, 1032) == size)  // F_GETPIPE_SZ
+        #expect(writtenAtOnce() == message.count)
+        // What is there is known before the read, and read at once.
+        #expect(Posix.bytesReadable(pipe.read) == message.count)
+        #expect(try Posix.readAvailable(pipe.read, capacity: message.count).count == message.count)
+        #expect(Posix.bytesReadable(pipe.read) == 0)
+        #expect(Posix.bytesReadable(-1) == nil)
+    }
+}
