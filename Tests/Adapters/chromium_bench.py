@@ -149,11 +149,18 @@ try:
     # DOMContentLoaded's start. Its end is not the page's own: the agent's whole read runs inside
     # the event (a microtask of its own listener, the first one).
     timing = wait_for(lambda: page.eval("""(t => t && t.domContentLoadedEventEnd && {origin: performance.timeOrigin,
-        start: t.domContentLoadedEventStart, end: t.domContentLoadedEventEnd})(performance.getEntriesByType('navigation')[0])"""), 10)
+        start: t.domContentLoadedEventStart, end: t.domContentLoadedEventEnd,
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null})(performance.getEntriesByType('navigation')[0])"""), 10)
     loaded = timing["start"]
     count = len(json.dumps(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})).split('"focusable"')) - 1
     print(f"first scene of {count} candidates: {ms(first)} from navigation | floor navigation → DOMContentLoaded "
           f"(the page's own timing): {loaded:.2f} ms (goal ≤ 350 ms, never on the key path)")
+    # Whether the page's first paint came before DOMContentLoaded (then its layout and paint are in
+    # the floor, and the agent reads a page already laid out) or after the agent's read (which
+    # then forces the first layout itself, and the paint follows the scene).
+    if timing.get("paint") is not None:
+        print(f"  the page's first contentful paint: {timing['paint']:.1f} ms from navigation "
+              f"({'before' if timing['paint'] < loaded else 'after'} DOMContentLoaded)")
     # Where the rest went: the agent's read (with the layout it forces), its text, the binding call,
     # then the browser, the adapter and focusd until the scene event reached this script.
     agent = page.eval("__focusd.stats()")
