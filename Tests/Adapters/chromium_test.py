@@ -318,19 +318,19 @@ def main(session):
     # were in sequence: the adapter never had to ask a page for its whole scene again.
     check("each new document's patches follow its first scene: no whole scene asked for again",
           "does not fit" not in session.adapter_log(), session.adapter_log()[-1500:])
-    # A patch out of sequence (as if a message had been lost; here a script of the page calls the
-    # binding itself): the adapter asks for the whole scene, and patches go on after it.
-    wholes = page.eval("__focusd.stats().whole")
-    page.eval("__focusdNotify(JSON.stringify({t: 'patch', seq: 1e6, frames: [['top', 0, 0, 1, 1]]})), true")
-    resent = wait_for(lambda: page.eval("__focusd.stats().whole") > wholes, 5)
+    # A patch out of sequence (as if a message had been lost; here sent through the binding from
+    # the agent's world): the adapter asks for the whole scene, and patches go on after it.
+    wholes = page.agent("__focusd.stats().whole")
+    page.agent("__focusdNotify(JSON.stringify({t: 'patch', seq: 1e6, frames: [['top', 0, 0, 1, 1]]})), true")
+    resent = wait_for(lambda: page.agent("__focusd.stats().whole") > wholes, 5)
     page.eval("(b => { b.id = 'g9'; b.textContent = 'G9'; document.getElementById('bottom').before(b); })(document.createElement('button')), true")
     after = wait_for(lambda: "g9" in scene_ids(), 5)
     top = find(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"], "top") or {}
     check("a patch out of sequence: the adapter asks the page for the whole scene, ignores the patch, and patches go on after",
           resent and after and top.get("frame", {}).get("width", 1) > 1 and "does not fit" in session.adapter_log(),
-          f"whole reads {wholes} → {page.eval('__focusd.stats().whole')}, g9 {after}, top {top.get('frame')}")
+          f"whole reads {wholes} → {page.agent('__focusd.stats().whole')}, g9 {after}, top {top.get('frame')}")
     time.sleep(1.0)  # the agent checks the scene it kept once the page is quiet (500 ms), at idle time
-    stats = page.eval("__focusd.stats()")
+    stats = page.agent("__focusd.stats()")
     check("these changes went as patches, and the whole read at idle time found nothing to correct",
           stats["patches"] >= 6 and stats["corrections"] == 0 and stats["verified"] >= 1, json.dumps(stats))
 
@@ -343,7 +343,7 @@ def main(session):
     # with it the root, stays as it is and the change goes as a patch, not a whole scene.)
     page.send("Page.navigate", url=page_url("many.html", "?n=2999&late=1"))
     arrived = wait_for(lambda: {"late", "b2998"} <= scene_ids(), 10)
-    stats = page.eval("__focusd.stats()")
+    stats = page.agent("__focusd.stats()")
     check("a patch the page sends before focusd has answered its new document's scene is applied after the scene, in order",
           arrived and session.adapter_log().count("does not fit") == asked and stats["whole"] - stats["verified"] == 1 and stats["patches"] >= 1,
           f"late {arrived}, {json.dumps(stats)}, {session.adapter_log()[-800:]}")
@@ -417,6 +417,33 @@ def main(session):
     # A real keyboard's keys (trusted, from the browser's input pipeline) reach the page by default.
     check("by default a keyboard the browser receives natively still reaches the page",
           keyboard_reaches(page, "ArrowDown") and keyboard_reaches(page, "Tab"))
+
+    # A page that breaks the JavaScript environment it shares with anything in its main world (as
+    # libraries and polyfills do): Array's methods and iterator, JSON, Map/Set/WeakMap/WeakSet,
+    # Element's getBoundingClientRect/focus/getAttribute/checkVisibility, addEventListener,
+    # MutationObserver, its own window.__focusd, frozen prototypes. The agent runs in a world of
+    # its own: none of it reaches the agent, and the page cannot reach the agent either.
+    page.send("Page.navigate", url=page_url("hostile.html"))
+    hostile = {"h0", "h1", "h2", "h3", "h4"}
+    arrived = wait_for(lambda: hostile <= scene_ids(), 10)
+    root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+    h1 = (find(root, "h1") or {}).get("frame", {})
+    box = page.box("#h1")
+    check("a page breaking Array, JSON, Map/Set, Element's methods, addEventListener, MutationObserver, freezing prototypes: "
+          "its candidates are in focusd with their real boxes",
+          arrived and [h1.get(k) for k in ("x", "y", "width", "height")] == box, f"{sorted(scene_ids())}, h1 {h1} vs {box}")
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "h0"})
+    got = wait_for(lambda: page.active() == "h0", 5) and command("right", "h1")
+    got = got == "h1" and command("down", "h4")
+    check("on that page focusd's moves move DOM focus", got == "h4", f"DOM {page.active()}, focusd {focused()}")
+    focusd.call("io.focusd.Focus.Send", {"command": "select", "scene": scene})
+    check("and select clicks the focused element", wait_for(lambda: page.eval("clicks") == ["h4"], 5), json.dumps(page.eval("clicks")))
+    page.eval("addButton('h5'), true")
+    check("and an element it adds becomes a candidate (the agent's own MutationObserver)", wait_for(lambda: "h5" in scene_ids(), 5),
+          sorted(scene_ids()))
+    check("the page's own window.__focusd is never called, and the agent's binding is not in the page's world",
+          page.eval("agentCalls.length") == 0 and page.eval("typeof window.__focusdNotify") == "undefined",
+          f"calls {page.eval('agentCalls')}, binding {page.eval('typeof window.__focusdNotify')}")
 
     # focusd restarts: the adapter re-sends the scene.
     session.stop_focusd()

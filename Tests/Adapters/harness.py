@@ -19,6 +19,8 @@ from websockets.sync.client import connect
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAGES = os.path.join(ROOT, "Tests/Adapters/pages")
+# The isolated world the adapter runs its page agent in (PageAdapter.agentWorld).
+AGENT_WORLD = "focusd"
 
 
 def page_url(name, query=""):
@@ -175,6 +177,7 @@ class Page:
         self.target = target_id
         self.next_id = 0
         self.events = []
+        self.contexts = None  # execution contexts by id, once Runtime is enabled here (`agent`)
 
     def send(self, method, **params):
         self.next_id += 1
@@ -206,6 +209,57 @@ class Page:
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
+
+    def agent(self, expression, timeout=5.0):
+        """`expression` evaluated in the page agent's world (`window.__focusd` there): the isolated
+        world the adapter made in the top document, found by its name among the contexts Runtime
+        reports (every session's, the adapter's too)."""
+        deadline = time.time() + timeout
+        while True:
+            context = self.agent_context()
+            try:
+                if context is None:
+                    raise RuntimeError("the page agent's world is not there")
+                result = self.send("Runtime.evaluate", expression=expression, contextId=context, awaitPromise=True, returnByValue=True)
+            except RuntimeError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.02)  # a new document: its world is on its way
+                continue
+            if "exceptionDetails" in result:
+                raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+            return result["result"].get("value")
+
+    def agent_context(self):
+        """The id of the top document's agent world, as the contexts reported so far say."""
+        if self.contexts is None:
+            self.contexts = {}
+            self.send("Runtime.enable")
+        else:
+            self.send("Runtime.evaluate", expression="0")  # the events sent before its answer are read
+        kept = []
+        for event in self.events:
+            method, params = event.get("method"), event.get("params", {})
+            if method == "Runtime.executionContextCreated":
+                self.contexts[params["context"]["id"]] = params["context"]
+            elif method == "Runtime.executionContextDestroyed":
+                self.contexts.pop(params.get("executionContextId"), None)
+            elif method == "Runtime.executionContextsCleared":
+                self.contexts.clear()
+            elif not method or not method.startswith(("Runtime.consoleAPICalled", "Runtime.exception")):
+                kept.append(event)
+        self.events = kept
+        ours = [ident for ident, context in self.contexts.items()
+                if context.get("name") == AGENT_WORLD and context.get("auxData", {}).get("frameId") == self.target]
+        return max(ours) if ours else None
+
+    def box(self, selector):
+        """[x, y, width, height] of the border box of the element `selector` finds (viewport
+        coordinates), read by DOM.getBoxModel: no JavaScript of the page's is involved."""
+        document = self.send("DOM.getDocument", depth=0)["root"]["nodeId"]
+        node = self.send("DOM.querySelector", nodeId=document, selector=selector)["nodeId"]
+        quad = self.send("DOM.getBoxModel", nodeId=node)["model"]["border"]
+        return [quad[0], quad[1], quad[4] - quad[0], quad[5] - quad[1]]
 
     def active(self):
         return self.eval("document.activeElement && document.activeElement !== document.body ? document.activeElement.id : null")

@@ -1,7 +1,10 @@
 // focusd-adapter's page agent (adapters.md §2): injected into every document of a page target
-// (Page.addScriptToEvaluateOnNewDocument). It reads the page's scene, keeps it current from the
-// page's own notices, and applies what the adapter asks. It talks to the adapter through the
-// binding `__focusdNotify` (Runtime.addBinding): one JSON message per call.
+// (Page.addScriptToEvaluateOnNewDocument), in an isolated world of its own (PageAdapter.agentWorld):
+// it shares the page's DOM, not its JavaScript globals, so what a page does to Array, JSON, Map or
+// Element.prototype, or a `window.__focusd` of its own, does not reach it, and the page cannot call
+// it. It reads the page's scene, keeps it current from the page's own notices, and applies what
+// the adapter asks. It talks to the adapter through the binding `__focusdNotify` (Runtime.addBinding,
+// in its world only): one JSON message per call.
 (() => {
   "use strict";
   if (window.__focusd) return;
