@@ -414,6 +414,71 @@ def main(session):
     value = wait_for(lambda: page.eval("document.getElementById('volume').value") == "55", 5)
     check("crown backwards: stepDown", value, page.eval("document.getElementById('volume').value"))
 
+    # Fixed and sticky bars over a scrolling document (fixed.html: a fixed header, a sticky filter
+    # bar under it, a fixed bottom bar, twenty rows of cards).
+    page.send("Page.navigate", url=page_url("fixed.html"))
+    wait_for(lambda: {"c19-2", "nav-home", "bar-play"} <= scene_ids(), 10)
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "c0-0"})
+    wait_for(lambda: page.active() == "c0-0", 5)
+
+    def settled(expect):
+        """DOM focus on `expect`, and the page scrolled where focusd scrolled it."""
+        def agrees():
+            offsets = focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"].get("scroll", [])
+            root_y = next((o["offsetY"] for o in offsets if o["node"] == "#document"), 0)
+            return page.active() == expect and page.eval("scrollY") == root_y
+        return wait_for(agrees, 5)
+
+    def unseen():
+        """The focused element when its centre is under something else (a fixed or sticky bar), else None."""
+        return page.eval("(e => { const r = e.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2,"
+                         " r.top + r.height / 2); return hit === e || e.contains(hit) ? null : `${e.id} under ${hit && (hit.id || hit.localName)}`; })"
+                         "(document.activeElement)")
+    hidden, walked = [], []
+    for row in range(1, 20):
+        command("down", f"c{row}-0")
+        walked.append(page.active())
+        if not settled(f"c{row}-0"):
+            state = focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]
+            hidden.append(f"c{row}-0 not reached: DOM {page.active()} scrollY {page.eval('scrollY')}, focusd {state.get('focused')} {state.get('scroll')}")
+            break
+        if unseen():
+            hidden.append(unseen())
+    check("down through twenty rows: focusd scrolls so that no card it focuses is hidden under the fixed header, the sticky "
+          "bar or the fixed bottom bar", walked[-1:] == ["c19-0"] and not hidden, f"{hidden[:4]}, walked to {walked[-1:]}")
+    # Up from the cards into the sticky bar (right above the top card shown, focus.md's geometry):
+    # the bar moves with the viewport, so focus on it scrolls nothing; down comes back to a card
+    # shown, not one under a bar.
+    path, before = [], None
+    for _ in range(8):
+        before = page.eval("scrollY")
+        command("up", None)
+        path.append(wait_for(lambda: (lambda a: a if a == focused() else None)(page.active()), 5))
+        if path[-1] == "filter-all":
+            break
+    time.sleep(0.2)
+    stayed = page.eval("scrollY")
+    command("down", None)
+    back = wait_for(lambda: (lambda a: a if a and a.startswith("c") and a == focused() else None)(page.active()), 5)
+    settled(back)
+    check("up from the scrolled cards reaches the sticky bar without scrolling the document; down comes back to a card shown",
+          path[-1:] == ["filter-all"] and stayed == before and back and not unseen(),
+          f"up {path}, scrollY {before} → {stayed}, down {back}, {unseen()}")
+    command("down", None)
+    for _ in range(6):
+        command("down", None)
+    settled(page.active())
+    scrolled = page.eval("scrollY")
+    bars = ("nav-home", "filter-all", "bar-play")
+    boxes = {i: [v + (scrolled if k == 1 else 0) for k, v in enumerate(page.box(f"#{i}"))] for i in bars}
+
+    def bar_frames():
+        root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+        return {i: [(find(root, i) or {}).get("frame", {}).get(k) for k in ("x", "y", "width", "height")] for i in bars}
+    frames = wait_for(lambda: (lambda f: f if f == boxes else None)(bar_frames()), 5) or bar_frames()
+    check("after the document scrolled, the fixed and sticky bars' candidates have their frames where they are shown, in "
+          "document coordinates", scrolled > 300 and frames == boxes, f"scrollY {scrolled}: focusd {frames}, page {boxes}")
+
     # A real keyboard's keys (trusted, from the browser's input pipeline) reach the page by default.
     check("by default a keyboard the browser receives natively still reaches the page",
           keyboard_reaches(page, "ArrowDown") and keyboard_reaches(page, "Tab"))

@@ -316,8 +316,56 @@
       },
     };
     if (rootStyle && document.body) scrollStyle(document.body, rootStyle, root.scroll);
+    // The bars that stay over the scrolling document (a fixed header, a sticky bar stuck under it,
+    // a fixed bottom bar) hide what scrolls under them: focusd keeps focus that far from the
+    // viewport's edges, as the page's `scroll-padding` would (the larger of the two wins).
+    if (scrollsY) {
+      const inset = obscured(viewportWidth, viewportHeight);
+      if (inset > (root.scroll.margin ?? 0)) root.scroll.margin = inset;
+    }
     if (document.body && hasMarks(document.body)) applyMarks(document.body, root);
     return root;
+  }
+
+  /** The fixed or sticky element at viewport point (x, y) (the hit or an ancestor), as wide as
+   *  half the viewport and at most half as tall (a bar, not a backdrop), or null. */
+  function barAt(x, y, width, height) {
+    for (let el = document.elementFromPoint(x, y); el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position !== "fixed" && position !== "sticky") continue;
+      const rect = el.getBoundingClientRect();
+      return rect.width >= width / 2 && rect.height <= height / 2 ? rect : null;
+    }
+    return null;
+  }
+
+  /** Whether `el` is in a fixed or sticky element of the top document. */
+  function inBar(el) {
+    if (!el || el.ownerDocument !== document) return false;
+    for (; el && el !== document.body; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position === "fixed" || position === "sticky") return true;
+    }
+    return false;
+  }
+
+  /** How far the bars over the viewport's top and bottom edges reach into it (the larger), found
+   *  by hit tests down from the top edge and up from the bottom one (a bar under a bar: the
+   *  next). A few hit tests, whatever the page's size. */
+  function obscured(width, height) {
+    if (!document.body || !width || !height) return 0;
+    let top = 0, bottom = 0;
+    for (let i = 0; i < 4 && top < height / 2; i++) {
+      const rect = barAt(width / 2, top + 0.5, width, height);
+      if (!rect || rect.top > top + 1 || rect.bottom <= top) break;
+      top = rect.bottom;
+    }
+    for (let i = 0; i < 4 && bottom < height / 2; i++) {
+      const rect = barAt(width / 2, height - bottom - 0.5, width, height);
+      if (!rect || rect.bottom < height - bottom - 1 || rect.top >= height - bottom) break;
+      bottom = height - rect.top;
+    }
+    return round(Math.max(top, bottom));
   }
 
   /** Whether `el` may be a scroll container (``readContainer`` then says): marked as one, or
@@ -965,6 +1013,11 @@
       sendScene(root);
     } else {
       tree = root;
+      // The offsets once more, sent or not: focusd's scroll the page took sends none back
+      // (`scroll`), so a whole scene focusd took meanwhile with an older offset would leave the
+      // two apart; the adapter drops offsets focusd already has.
+      lastOffsets = null;
+      sendOffsets();
     }
     observe();
   }
@@ -1066,8 +1119,22 @@
       return { ok: true, active: activeId() };
     },
     scroll(id, x, y) {
+      const el = id === ROOT_ID ? null : element(id);
+      if (id === ROOT_ID && inBar(deepActive())) {
+        // Focus on a fixed (or sticky) bar: the bar moves with the viewport, so scrolling the
+        // document to show it (the root's margin, `obscured`) only moves the content under it.
+        // The document stays; its offset goes back to focusd as the page's own.
+        lastOffsets = null;
+        schedule();
+        return false;
+      }
       if (id === ROOT_ID) window.scrollTo({ left: x, top: y, behavior: "instant" });
-      else element(id)?.scrollTo({ left: x, top: y, behavior: "instant" });
+      else el?.scrollTo({ left: x, top: y, behavior: "instant" });
+      // focusd's own offset, where the page took it: the scroll event's pass sends no offsets back.
+      // Sent back, it came after focusd's next scroll (moves quicker than a frame) and took focusd
+      // back to the older offset, which the page then applied: focus under a bar, off screen.
+      const [nowX, nowY] = id === ROOT_ID ? [scrollX, scrollY] : el ? [el.scrollLeft, el.scrollTop] : [NaN, NaN];
+      if (tree && round(nowX) === round(x) && round(nowY) === round(y)) lastOffsets = JSON.stringify(offsetsNow());
       return true;
     },
     activate(id) {
