@@ -479,6 +479,23 @@ def main(session):
     check("after the document scrolled, the fixed and sticky bars' candidates have their frames where they are shown, in "
           "document coordinates", scrolled > 300 and frames == boxes, f"scrollY {scrolled}: focusd {frames}, page {boxes}")
 
+    # A single-page app: a route change (history.pushState) replaces the whole view in the same
+    # document; back (popstate) renders the route it returns to. The focused element goes with the
+    # view it was in: focus lands in the new view (the <main> around it), not back at the top.
+    page.send("Page.navigate", url=page_url("spa.html"))
+    wait_for(lambda: "home-1" in scene_ids(), 10)
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "home-1"})
+    wait_for(lambda: page.active() == "home-1", 5)
+    focusd.call("io.focusd.Focus.Send", {"command": "select", "scene": scene})
+    routed = wait_for(lambda: page.active() == "detail-0" and focused() == "detail-0", 5)
+    check("a route change replacing the view holding focus: focus lands on the new view's first item, in the page and in focusd",
+          routed and page.eval("location.search") == "?route=detail", f"DOM {page.active()}, focusd {focused()}, {sorted(scene_ids())}")
+    focusd.call("io.focusd.Focus.Send", {"command": "back", "scene": scene})
+    returned = wait_for(lambda: page.active() == "home-0" and focused() == "home-0", 5)
+    check("back: popstate renders the earlier route in the same document, and focus lands in it",
+          returned and page.eval("location.search") == "" and page.eval("renders") == 3, f"DOM {page.active()}, focusd {focused()}, "
+          f"renders {page.eval('renders')}, url {page.eval('location.href')}")
+
     # A real keyboard's keys (trusted, from the browser's input pipeline) reach the page by default.
     check("by default a keyboard the browser receives natively still reaches the page",
           keyboard_reaches(page, "ArrowDown") and keyboard_reaches(page, "Tab"))

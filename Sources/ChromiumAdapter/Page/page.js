@@ -37,7 +37,11 @@
   if (window.top !== window) return;
   const BINDING = "__focusdNotify";
   const ROOT_ID = "#document";
-  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree"]);
+  // Sections with no frame of their own (adapters.md §2), and the page's main landmark: a view a
+  // single-page app replaces keeps its section, so focus on a removed element is recovered inside
+  // it (focus.md §4: the nearest surviving ancestor), on the new view, not at the top of the page.
+  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree", "main"]);
+  const SECTION_TAGS = new Set(["nav", "main"]);
   // Roving-tabindex widgets: the items of the role each owns are candidates even at tabindex=-1.
   const OWNED = { tablist: ["tab"], grid: ["gridcell", "row"], treegrid: ["gridcell", "row"], listbox: ["option"],
     menu: ["menuitem", "menuitemcheckbox", "menuitemradio"], menubar: ["menuitem", "menuitemcheckbox", "menuitemradio"],
@@ -435,7 +439,7 @@
     const role = el.getAttribute("role");
     const container = mayContain(el, marked) ? readContainer(el, originOf(ctx), marked) : null;
     const isModal = el === modal;
-    const isSection = !container && !isModal && (tag === "nav" || SECTION_ROLES.has(role));
+    const isSection = !container && !isModal && (SECTION_TAGS.has(tag) || SECTION_ROLES.has(role));
     if (container || isModal || isSection) {
       const node = { id: idOf(el) };
       let inner = ctx, kind = "none";
@@ -788,7 +792,7 @@
 
   /** Whether a whole read would make `el` a node with children of its own. */
   function wouldBeStructural(el, modal) {
-    if (el === modal || el.localName === "nav" || SECTION_ROLES.has(el.getAttribute("role"))) return true;
+    if (el === modal || SECTION_TAGS.has(el.localName) || SECTION_ROLES.has(el.getAttribute("role"))) return true;
     const marked = el.hasAttribute("data-focus-scroll");
     return mayContain(el, marked) && el.checkVisibility() && readContainer(el, { x: 0, y: 0 }, marked) !== null;
   }
