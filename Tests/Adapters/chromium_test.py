@@ -496,6 +496,35 @@ def main(session):
           returned and page.eval("location.search") == "" and page.eval("renders") == 3, f"DOM {page.active()}, focusd {focused()}, "
           f"renders {page.eval('renders')}, url {page.eval('location.href')}")
 
+    # Widgets of the platform (widgets.html): a popover menu, details/summary, select,
+    # contenteditable, video controls, dir=rtl, a rail scaled by a CSS transform, a non-modal dialog.
+    page.send("Page.navigate", url=page_url("widgets.html"))
+    widgets = {"open-menu", "more-summary", "pick", "editor", "player", "rtl-0", "rtl-1", "sc-0", "sc-2", "banner-ok"}
+    arrived = wait_for(lambda: widgets <= scene_ids(), 10)
+    root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+    wrong = {i: ((find(root, i) or {}).get("frame"), page.box(f"#{i}")) for i in widgets}
+    wrong = {i: v for i, v in wrong.items() if not v[0] or [v[0][k] for k in ("x", "y", "width", "height")] != v[1]}
+    check("summary, select, contenteditable, video controls, rtl buttons, a scaled rail's items, a non-modal dialog's button: "
+          "candidates with the boxes they are shown in", arrived and not wrong, f"{sorted(widgets - scene_ids())} missing, {wrong}")
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "rtl-0"})
+    wait_for(lambda: page.active() == "rtl-0", 5)
+    check("dir=rtl: left from the first button goes to the second (shown left of it)", command("left", "rtl-1") == "rtl-1")
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "open-menu"})
+    wait_for(lambda: page.active() == "open-menu", 5)
+    focusd.call("io.focusd.Focus.Send", {"command": "select", "scene": scene})
+    opened = wait_for(lambda: {"menu-a", "menu-b"} <= scene_ids(), 5)
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "menu-b"})
+    inside = wait_for(lambda: page.active() == "menu-b", 5)
+    check("a popover opened by select: its items become candidates, and take focus", opened and inside, f"{sorted(scene_ids())}")
+    href = page.eval("location.href")
+    focusd.call("io.focusd.Focus.Send", {"command": "back", "scene": scene})
+    closed = wait_for(lambda: not page.eval("document.getElementById('menu').matches(':popover-open')"), 5)
+    gone = wait_for(lambda: not ({"menu-a", "menu-b"} & scene_ids()), 5)
+    check("back with a popover open closes it (as Escape does) instead of leaving the page; its items leave the scene",
+          closed and gone and page.eval("location.href") == href, f"open {not closed}, {page.eval('location.href')}")
+    check("and focus returns to its invoker, in focusd too",
+          wait_for(lambda: page.active() == "open-menu" and focused() == "open-menu", 5), f"DOM {page.active()}, focusd {focused()}")
+
     # A real keyboard's keys (trusted, from the browser's input pipeline) reach the page by default.
     check("by default a keyboard the browser receives natively still reaches the page",
           keyboard_reaches(page, "ArrowDown") and keyboard_reaches(page, "Tab"))

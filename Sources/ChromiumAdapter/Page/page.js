@@ -244,6 +244,18 @@
     return marked.length ? marked[marked.length - 1] : null;
   }
 
+  /** The innermost open `auto` popover (one that holds no other open one; the last of those), or null. */
+  function openPopover() {
+    let open;
+    try { open = document.querySelectorAll(":popover-open"); } catch { return null; }  // a browser without popovers
+    let found = null;
+    for (const el of open) {
+      if (el.popover !== "auto") continue;
+      if (!found || !el.contains(found)) found = el;
+    }
+    return found;
+  }
+
   /** A frame's document when the page may read it (same origin), else null. */
   function frameDocument(iframe) {
     try { return iframe.contentDocument; } catch { return null; }
@@ -1164,6 +1176,13 @@
     /** A command as the key of the UI Events key values; `back` closes a modal dialog first. */
     key(key, back) {
       if (back) {
+        // An open menu (an `auto` popover, top layer, opened after any modal dialog, which closes
+        // them as it opens): back closes it as Escape does, instead of leaving the page.
+        const popover = openPopover();
+        if (popover) {
+          popover.hidePopover();
+          return "popover";
+        }
         const modal = openModal();
         if (modal && modal.localName === "dialog") {
           if (typeof modal.requestClose === "function") modal.requestClose();
