@@ -450,7 +450,13 @@ def main(session):
     # the bar moves with the viewport, so focus on it scrolls nothing; down comes back to a card
     # shown, not one under a bar.
     path, before = [], None
+
+    def bars_current():
+        """focusd has the sticky bar's frame where the page shows it now (a scroll moves it)."""
+        node = find(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"], "filter-all") or {}
+        return node.get("frame", {}).get("y") == page.box("#filter-all")[1] + page.eval("scrollY")
     for _ in range(8):
+        wait_for(bars_current, 5)
         before = page.eval("scrollY")
         command("up", None)
         path.append(wait_for(lambda: (lambda a: a if a == focused() else None)(page.active()), 5))
@@ -518,10 +524,10 @@ def main(session):
     check("a popover opened by select: its items become candidates, and take focus", opened and inside, f"{sorted(scene_ids())}")
     href = page.eval("location.href")
     focusd.call("io.focusd.Focus.Send", {"command": "back", "scene": scene})
-    closed = wait_for(lambda: not page.eval("document.getElementById('menu').matches(':popover-open')"), 5)
+    closed = wait_for(lambda: page.eval("(m => !!m && !m.matches(':popover-open'))(document.getElementById('menu'))"), 5)
     gone = wait_for(lambda: not ({"menu-a", "menu-b"} & scene_ids()), 5)
     check("back with a popover open closes it (as Escape does) instead of leaving the page; its items leave the scene",
-          closed and gone and page.eval("location.href") == href, f"open {not closed}, {page.eval('location.href')}")
+          closed and gone and page.eval("location.href") == href, f"closed {closed}, {page.eval('location.href')}")
     check("and focus returns to its invoker, in focusd too",
           wait_for(lambda: page.active() == "open-menu" and focused() == "open-menu", 5), f"DOM {page.active()}, focusd {focused()}")
 

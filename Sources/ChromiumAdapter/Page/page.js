@@ -1050,7 +1050,11 @@
 
   const mutations = new MutationObserver((records) => { note(records); schedule(); });
   mutations.observe(document, { subtree: true, childList: true, attributes: true, characterData: false });
-  addEventListener("scroll", () => schedule(), { capture: true, passive: true });
+  addEventListener("scroll", (event) => {
+    // The document's scroll focusd asked for: `scroll` sent what it moved already.
+    if (event.target === document && !scheduled && lastOffsets !== null && lastOffsets === JSON.stringify(offsetsNow())) return;
+    schedule();
+  }, { capture: true, passive: true });
   const whole = () => { pending.whole = true; schedule(); };
   const subtree = (event) => { markDirty(event.target); schedule(); };
   addEventListener("resize", whole);  // media queries: anything may change
@@ -1151,6 +1155,9 @@
       // back to the older offset, which the page then applied: focus under a bar, off screen.
       const [nowX, nowY] = id === ROOT_ID ? [scrollX, scrollY] : el ? [el.scrollLeft, el.scrollTop] : [NaN, NaN];
       if (tree && round(nowX) === round(x) && round(nowY) === round(y)) lastOffsets = JSON.stringify(offsetsNow());
+      // What moved with the scroll (a fixed bar's frame in document coordinates) goes now, not at
+      // the scroll event a frame later: focusd's next move finds the bars where they are.
+      if (ready && tree && id === ROOT_ID) flush();
       return true;
     },
     activate(id) {
