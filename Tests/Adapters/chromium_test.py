@@ -531,6 +531,40 @@ def main(session):
     check("and focus returns to its invoker, in focusd too",
           wait_for(lambda: page.active() == "open-menu" and focused() == "open-menu", 5), f"DOM {page.active()}, focusd {focused()}")
 
+    # A page that never rests (carousel.html: its track slides every 500 ms, a clock ticks every
+    # second): the scene keeps up in patches, focus stays where it is, and what that costs.
+    page.send("Page.navigate", url=page_url("carousel.html"))
+    wait_for(lambda: {"slide-0", "slide-7", "below-0"} <= scene_ids(), 10)
+    focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "slide-1"})
+    wait_for(lambda: page.active() == "slide-1", 5)
+    asked = session.adapter_log().count("does not fit")
+    stats_before, ticks_before = page.agent("__focusd.stats()"), page.eval("ticks")
+
+    def cpu_ms(pid):
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    cpu_before, started = (cpu_ms(session.adapter.pid), cpu_ms(session.focusd.pid)), time.time()
+    time.sleep(5)
+    elapsed = time.time() - started
+    cpu = [(cpu_ms(p) - b) / elapsed for p, b in zip((session.adapter.pid, session.focusd.pid), cpu_before)]
+    stats, ticks = page.agent("__focusd.stats()"), page.eval("ticks") - ticks_before
+
+    def slide_frames_agree():
+        root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+        step = page.eval("ticks")
+        frames = {i: [(find(root, i) or {}).get("frame", {}).get(k) for k in ("x", "y", "width", "height")] for i in ("slide-1", "slide-5")}
+        boxes = {i: page.box(f"#{i}") for i in frames}
+        return (frames == boxes and page.eval("ticks") == step) or None
+    agree = wait_for(slide_frames_agree, 2, interval=0.05)
+    print(f"  a page mutating all the time: {ticks} slides in {elapsed:.1f} s, {stats['patches'] - stats_before['patches']} patches, "
+          f"{stats['whole'] - stats_before['whole']} whole reads; CPU per second: adapter {cpu[0]:.1f} ms, focusd {cpu[1]:.1f} ms; "
+          f"load {open('/proc/loadavg').read().split()[0]}")
+    check("a carousel sliding every 500 ms and a clock ticking: every slide reaches focusd as a patch, none out of sequence, "
+          "its frames are the page's, focus stays on its slide",
+          ticks >= 8 and stats["patches"] - stats_before["patches"] >= ticks and stats["corrections"] == stats_before["corrections"]
+          and session.adapter_log().count("does not fit") == asked and agree and page.active() == "slide-1" and focused() == "slide-1",
+          f"ticks {ticks}, {json.dumps(stats)}, agree {agree}, DOM {page.active()}, focusd {focused()}")
+
     # A real keyboard's keys (trusted, from the browser's input pipeline) reach the page by default.
     check("by default a keyboard the browser receives natively still reaches the page",
           keyboard_reaches(page, "ArrowDown") and keyboard_reaches(page, "Tab"))
