@@ -95,6 +95,12 @@ final class PageAdapter {
         }
     }
 
+    /// The agent sent a message from `context` (only the top document's agent sends): that is
+    /// where the adapter's calls go, whatever order the contexts' notices came in.
+    func agentSpoke(in context: Int64) {
+        agentContext = context
+    }
+
     /// The page is gone (closed, crashed, detached).
     func stop() {
         link.withdraw(sceneName)
