@@ -232,6 +232,7 @@ final class PageAdapter {
         if let seq = message["seq"]?.integerValue { pageSequence = Int(seq) }
         if visible && (browser.activePage == nil || browser.activePage === self) { browser.show(self) }
         if fresh {
+            pageReports = 0  // the new document's agent numbers its reports from 1
             // The document's own focus, else its fragment's target, else focusd's default.
             let own = message["focus"]?.stringValue ?? message["fragment"]?.stringValue
             if known && monitored {
@@ -366,9 +367,12 @@ final class PageAdapter {
             report(own)
             return
         }
+        // The page's reports read by now: one read while focusd answers (HTML's autofocus, a script
+        // focusing at load) is newer than the answer, and the agent keeps it (`applyFocus`).
+        let seen = pageReports
         link.call(.getState, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self) else { return }
-            self.applyFocusdFocus(state)
+            self.applyFocusdFocus(state, seen: seen)
         }
     }
 
@@ -376,16 +380,18 @@ final class PageAdapter {
     /// focusd replaces keeps no focus when it had none (a first document with no candidate, such
     /// as the browser's initial blank one, then the page's own), and only a scene's creation or
     /// `ResetFocus` chooses the default.
-    private func applyFocusdFocus(_ state: FocusState) {
+    /// (`seen`: the page's reports read when focusd was asked; by default, those read by now.)
+    private func applyFocusdFocus(_ state: FocusState, seen: Int? = nil) {
+        let seen = seen ?? pageReports
         if let focused = state.focused {
-            applyFocus(focused)
+            applyFocus(focused, seen: seen)
             return
         }
         link.call(.resetFocus, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self),
                 let focused = state.focused
             else { return }
-            self.applyFocus(focused)
+            self.applyFocus(focused, seen: seen)
         }
     }
 
@@ -453,8 +459,8 @@ final class PageAdapter {
     /// focusd's focus applied to the page, unless the page moved focus after its latest report
     /// read here: that newer report is in flight, focusd will follow it, and applying this would
     /// take focus from where the page put it (the page focusing b1 then b0 quickly ended on b1).
-    private func applyFocus(_ id: String) {
-        call("focus", [.string(id), .integer(Int64(pageReports))]) { [weak self] result in
+    private func applyFocus(_ id: String, seen: Int? = nil) {
+        call("focus", [.string(id), .integer(Int64(seen ?? pageReports))]) { [weak self] result in
             guard let self, let result, result["ok"]?.boolValue == false, result["moved"]?.boolValue != true else { return }
             if let active = result["active"]?.stringValue, active != self.focusdFocus { self.report(active) }
         }

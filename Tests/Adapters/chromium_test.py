@@ -507,6 +507,8 @@ def main(session):
     page.send("Page.navigate", url=page_url("widgets.html"))
     widgets = {"open-menu", "more-summary", "pick", "editor", "player", "rtl-0", "rtl-1", "sc-0", "sc-2", "banner-ok"}
     arrived = wait_for(lambda: widgets <= scene_ids(), 10)
+    check("autofocus: the element HTML focuses at load holds focus, in focusd too",
+          wait_for(lambda: page.active() == "next-to-menu" and focused() == "next-to-menu", 5), f"DOM {page.active()}, focusd {focused()}")
     root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
     wrong = {i: ((find(root, i) or {}).get("frame"), page.box(f"#{i}")) for i in widgets}
     wrong = {i: v for i, v in wrong.items() if not v[0] or [v[0][k] for k in ("x", "y", "width", "height")] != v[1]}
@@ -685,7 +687,8 @@ def main(session):
         wait_for(lambda: page.active() == "tab-a", 5)
         check("keyboards = focusd in the config file: a native keyboard's arrows, Tab and Enter never reach the page",
               not keyboard_reaches(page, "ArrowDown") and not keyboard_reaches(page, "Tab") and not keyboard_reaches(page, "Enter")
-              and page.active() == "tab-a", f"DOM focus {page.active()}")
+              and page.active() == "tab-a", f"DOM focus {page.active()}, focusd {focusd.call('io.focusd.Focus.GetState', {'scene': scene})['state'].get('focused')}, "
+              f"agent {json.dumps(page.agent('__focusd.stats()'))}, {[l for l in session.adapter_log().splitlines() if 'focusd-adapter' in l][-8:]}")
         check("and its other keys still do", keyboard_reaches(page, "a"))
         focusd.call("io.focusd.Focus.Send", {"command": "right", "scene": scene})
         check("focusd's own moves still reach the page", wait_for(lambda: page.active() == "tab-b", 5), page.active())

@@ -893,6 +893,24 @@
     return own(a) === own(b);
   }
 
+  /** HTML's autofocus, done now: the first `[autofocus]` element of the document that is a
+   *  candidate takes focus and its id is returned (null when there is none). HTML focuses it at
+   *  a rendering update after DOMContentLoaded, and not at all once something has focus: the
+   *  scene goes at DOMContentLoaded, and focusd's default focus, applied before that update,
+   *  took its place. (Only while nothing has focus and no fragment names a target: as HTML.) */
+  function autofocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== document.documentElement) return null;
+    for (const el of document.querySelectorAll("[autofocus]")) {
+      const id = idByElement.get(el);
+      if (!id || byId.get(id) !== el) continue;
+      applying = el;
+      try { el.focus(); } finally { applying = null; }
+      return deepActive() === el ? id : null;
+    }
+    return null;
+  }
+
   /** Sends the whole scene (`root`, the tree kept from now on). */
   function sendScene(root) {
     const message = { t: "scene", url: location.href, seq: ++sequence };
@@ -903,6 +921,7 @@
       const hash = decodeURIComponent(location.hash.slice(1));
       const target = hash ? document.getElementById(hash) : null;
       message.fragment = target ? idByElement.get(target) ?? null : null;
+      if (message.focus === null && !target) message.focus = autofocus();
       fresh = false;
     }
     tree = root;
@@ -1230,7 +1249,7 @@
       return true;
     },
     /** How the scene was kept: whole reads, patches, idle verifications, corrections they made. */
-    stats() { return { ...stats }; },
+    stats() { return { ...stats, focusReports }; },
     /** Sends the scene a missing binding held back, if any. */
     retry() {
       if (!unsent) return false;
