@@ -370,11 +370,18 @@ final class PageAdapter {
         // The page's reports read by now: one read while focusd answers (HTML's autofocus, a script
         // focusing at load) is newer than the answer, and the agent keeps it (`applyFocus`).
         let seen = pageReports
+        let events = focusdEvents
         link.call(.getState, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self) else { return }
+            // A focus event of focusd's came meanwhile (a client's Focus): it is newer, and applied.
+            guard self.focusdEvents == events else { return }
             self.applyFocusdFocus(state, seen: seen)
         }
     }
+
+    /// focusd's focus events received: an answer asked for before the latest of them is older
+    /// than it (the event was applied; the answer is not).
+    private var focusdEvents = 0
 
     /// focusd's focus applied to the page; when focusd holds none, its default focus. A scene
     /// focusd replaces keeps no focus when it had none (a first document with no candidate, such
@@ -387,9 +394,10 @@ final class PageAdapter {
             applyFocus(focused, seen: seen)
             return
         }
+        let events = focusdEvents
         link.call(.resetFocus, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self),
-                let focused = state.focused
+                let focused = state.focused, self.focusdEvents == events
             else { return }
             self.applyFocus(focused, seen: seen)
         }
@@ -414,6 +422,7 @@ final class PageAdapter {
         switch event.kind {
         case .focus:
             guard event.track != .accessibility else { return }
+            focusdEvents += 1
             // Older than focusd's answer to the page's latest report: the page has moved on. (The
             // answer's own event is applied: a no-op, or it undoes an older one applied before
             // the answer was read.)
