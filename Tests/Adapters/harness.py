@@ -177,7 +177,8 @@ class Page:
         self.target = target_id
         self.next_id = 0
         self.events = []
-        self.contexts = None  # execution contexts by id, once Runtime is enabled here (`agent`)
+        self.contexts = {}  # execution contexts by id, from every Runtime notice read (`agent`)
+        self.runtime = False  # Runtime enabled here by `agent` (a caller may have enabled it too)
 
     def send(self, method, **params):
         self.next_id += 1
@@ -189,6 +190,7 @@ class Page:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message.get("result", {})
+            self.note(message)
             self.events.append(message)
 
     def next_event(self, method, timeout=10.0):
@@ -199,6 +201,7 @@ class Page:
         deadline = time.time() + timeout
         while time.time() < deadline:
             message = json.loads(self.ws.recv(timeout=max(0.001, deadline - time.time())))
+            self.note(message)
             if message.get("method") == method:
                 return message
             self.events.append(message)
@@ -230,25 +233,26 @@ class Page:
                 raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
             return result["result"].get("value")
 
+    def note(self, message):
+        """Keeps the execution contexts a Runtime notice reports (whoever clears `events`)."""
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.executionContextCreated":
+            self.contexts[params["context"]["id"]] = params["context"]
+        elif method == "Runtime.executionContextDestroyed":
+            self.contexts.pop(params.get("executionContextId"), None)
+        elif method == "Runtime.executionContextsCleared":
+            self.contexts.clear()
+
     def agent_context(self):
         """The id of the top document's agent world, as the contexts reported so far say."""
-        if self.contexts is None:
-            self.contexts = {}
+        if not self.runtime:
+            # Enabled afresh, so every context is reported now, even if a caller enabled it before.
+            self.runtime = True
+            self.send("Runtime.disable")
+            self.contexts.clear()
             self.send("Runtime.enable")
         else:
-            self.send("Runtime.evaluate", expression="0")  # the events sent before its answer are read
-        kept = []
-        for event in self.events:
-            method, params = event.get("method"), event.get("params", {})
-            if method == "Runtime.executionContextCreated":
-                self.contexts[params["context"]["id"]] = params["context"]
-            elif method == "Runtime.executionContextDestroyed":
-                self.contexts.pop(params.get("executionContextId"), None)
-            elif method == "Runtime.executionContextsCleared":
-                self.contexts.clear()
-            elif not method or not method.startswith(("Runtime.consoleAPICalled", "Runtime.exception")):
-                kept.append(event)
-        self.events = kept
+            self.send("Runtime.evaluate", expression="0")  # the notices sent before its answer are read
         ours = [ident for ident, context in self.contexts.items()
                 if context.get("name") == AGENT_WORLD and context.get("auxData", {}).get("frameId") == self.target]
         return max(ours) if ours else None
