@@ -211,6 +211,7 @@ public final class BrowserSession: FocusdLinkDelegate {
             }
         case "Runtime.bindingCalled":
             guard let session, params["name"]?.stringValue == "__focusdNotify", let payload = params["payload"]?.stringValue else { return }
+            if let context = params["executionContextId"]?.integerValue { pages[session]?.agentSpoke(in: context) }
             pages[session]?.received(payload)
         case "Runtime.executionContextCreated":
             guard let session, let context = params["context"] else { return }

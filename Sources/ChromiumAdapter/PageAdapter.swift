@@ -30,41 +30,75 @@ final class PageAdapter {
         sceneName = "chromium:\(targetId)"
     }
 
+    /// The isolated world the page agent runs in, in every document of the target (its frames'
+    /// too): the page's DOM, none of its JavaScript globals (docs/adapter-decisions.md, "Pages
+    /// nobody wrote for focusd"). A page that replaces `Array.prototype.map`, `JSON`, `Map` or
+    /// `Element.prototype.focus`, or sets a `window.__focusd` of its own, changes nothing the agent
+    /// uses, and the agent and its binding are out of the page's reach.
+    static let agentWorld = "focusd"
+
+    /// The agent's world in the top document now (where `call` evaluates), nil before it is made.
+    private var agentContext: Int64?
+
     /// Installs the page agent in this and every later document of the target.
     func start() {
         let cdp: DevToolsConnection = browser.connection
         cdp.send("Page.enable", [:], session: session)
-        cdp.send("Runtime.addBinding", ["name": "__focusdNotify"], session: session)
-        cdp.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(browser.pageScript)], session: session)
+        // The binding only in the agent's world, in every document (by the world's name).
+        cdp.send("Runtime.addBinding", ["name": "__focusdNotify", "executionContextName": .string(Self.agentWorld)], session: session)
+        cdp.send(
+            "Page.addScriptToEvaluateOnNewDocument",
+            ["source": .string(browser.pageScript), "worldName": .string(Self.agentWorld)], session: session)
         cdp.send("Runtime.enable", [:], session: session)
         // A kiosk's window has focus; a headless or unfocused one fires no focus events without this.
         cdp.send("Emulation.setFocusEmulationEnabled", ["enabled": true], session: session)
-        evaluate(browser.pageScript) { _ in }
-        // A page attached after its document loaded: the agent just installed sends its scene;
-        // one attached before sends it at DOMContentLoaded.
+        // The document already there: its agent world made now (its context's notice installs the
+        // agent, `contextCreated`); a page attached before its document loaded sends its scene at
+        // DOMContentLoaded, one attached after at once.
+        ensureAgentWorld()
         cdp.send("Runtime.runIfWaitingForDebugger", [:], session: session)
     }
 
-    /// A document's main world appeared. The agent is evaluated in it as well (it installs itself
-    /// once: `window.__focusd`), so a document whose navigation committed while the agent was being
-    /// registered for new documents still gets it; without this its page never had a scene.
+    /// The agent's world in the top document, made if it is not there (a document that committed
+    /// while the script for new documents was being registered has none). The world of a name is
+    /// one per frame (a second call answers the same context), so this never makes a second agent.
+    private func ensureAgentWorld() {
+        (browser.connection as DevToolsConnection).send(
+            "Page.createIsolatedWorld", ["frameId": .string(targetId), "worldName": .string(Self.agentWorld)], session: session
+        ) { [targetId] result in
+            if case .failure(let error) = result { AdapterLog.debug("page \(targetId): no agent world yet: \(error)") }
+        }
+    }
+
+    /// A context of the top document appeared. Its main world: a new document, whose agent world
+    /// is made if the script for new documents did not make it. The agent's world: the binding is
+    /// installed in this very context first (one created while the binding was being added may
+    /// lack it, and every message the agent sent there was dropped), then the agent is evaluated
+    /// there (it installs itself once: `window.__focusd`), and the scene it could not send
+    /// without the binding, if any, is sent.
     func contextCreated(_ context: JSONValue) {
-        guard let id = context["id"]?.integerValue, context["auxData"]?["isDefault"]?.boolValue == true,
-            context["auxData"]?["frameId"]?.stringValue == targetId
-        else { return }
-        // The binding is installed in this very context first: one created while the binding
-        // was being added (before the Runtime domain was on) may lack it, and every message the
-        // agent sent there was dropped (seen: the agent ran, `resend` answered, no message came).
-        (browser.connection as DevToolsConnection).send(
-            "Runtime.addBinding", ["name": "__focusdNotify", "executionContextId": .integer(id)], session: session)
-        // Then the agent, and the scene it could not send without the binding, if any.
-        (browser.connection as DevToolsConnection).send(
+        guard let id = context["id"]?.integerValue, context["auxData"]?["frameId"]?.stringValue == targetId else { return }
+        if context["auxData"]?["isDefault"]?.boolValue == true {
+            ensureAgentWorld()
+            return
+        }
+        guard context["name"]?.stringValue == Self.agentWorld else { return }
+        agentContext = id
+        let cdp: DevToolsConnection = browser.connection
+        cdp.send("Runtime.addBinding", ["name": "__focusdNotify", "executionContextId": .integer(id)], session: session)
+        cdp.send(
             "Runtime.evaluate",
             ["expression": .string(browser.pageScript + "\n;window.__focusd && window.__focusd.retry();"), "contextId": .integer(id)],
             session: session
         ) { [targetId] result in
             AdapterLog.debug("page \(targetId): agent in context \(id): \((try? result.get())?.compactText ?? "failed")")
         }
+    }
+
+    /// The agent sent a message from `context` (only the top document's agent sends): that is
+    /// where the adapter's calls go, whatever order the contexts' notices came in.
+    func agentSpoke(in context: Int64) {
+        agentContext = context
     }
 
     /// The page is gone (closed, crashed, detached).
@@ -198,6 +232,7 @@ final class PageAdapter {
         if let seq = message["seq"]?.integerValue { pageSequence = Int(seq) }
         if visible && (browser.activePage == nil || browser.activePage === self) { browser.show(self) }
         if fresh {
+            pageReports = 0  // the new document's agent numbers its reports from 1
             // The document's own focus, else its fragment's target, else focusd's default.
             let own = message["focus"]?.stringValue ?? message["fragment"]?.stringValue
             if known && monitored {
@@ -332,26 +367,39 @@ final class PageAdapter {
             report(own)
             return
         }
+        // The page's reports read by now: one read while focusd answers (HTML's autofocus, a script
+        // focusing at load) is newer than the answer, and the agent keeps it (`applyFocus`).
+        let seen = pageReports
+        let events = focusdEvents
         link.call(.getState, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self) else { return }
-            self.applyFocusdFocus(state)
+            // A focus event of focusd's came meanwhile (a client's Focus): it is newer, and applied.
+            guard self.focusdEvents == events else { return }
+            self.applyFocusdFocus(state, seen: seen)
         }
     }
+
+    /// focusd's focus events received: an answer asked for before the latest of them is older
+    /// than it (the event was applied; the answer is not).
+    private var focusdEvents = 0
 
     /// focusd's focus applied to the page; when focusd holds none, its default focus. A scene
     /// focusd replaces keeps no focus when it had none (a first document with no candidate, such
     /// as the browser's initial blank one, then the page's own), and only a scene's creation or
     /// `ResetFocus` chooses the default.
-    private func applyFocusdFocus(_ state: FocusState) {
+    /// (`seen`: the page's reports read when focusd was asked; by default, those read by now.)
+    private func applyFocusdFocus(_ state: FocusState, seen: Int? = nil) {
+        let seen = seen ?? pageReports
         if let focused = state.focused {
-            applyFocus(focused)
+            applyFocus(focused, seen: seen)
             return
         }
+        let events = focusdEvents
         link.call(.resetFocus, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self),
-                let focused = state.focused
+                let focused = state.focused, self.focusdEvents == events
             else { return }
-            self.applyFocus(focused)
+            self.applyFocus(focused, seen: seen)
         }
     }
 
@@ -374,6 +422,7 @@ final class PageAdapter {
         switch event.kind {
         case .focus:
             guard event.track != .accessibility else { return }
+            focusdEvents += 1
             // Older than focusd's answer to the page's latest report: the page has moved on. (The
             // answer's own event is applied: a no-op, or it undoes an older one applied before
             // the answer was read.)
@@ -419,8 +468,8 @@ final class PageAdapter {
     /// focusd's focus applied to the page, unless the page moved focus after its latest report
     /// read here: that newer report is in flight, focusd will follow it, and applying this would
     /// take focus from where the page put it (the page focusing b1 then b0 quickly ended on b1).
-    private func applyFocus(_ id: String) {
-        call("focus", [.string(id), .integer(Int64(pageReports))]) { [weak self] result in
+    private func applyFocus(_ id: String, seen: Int? = nil) {
+        call("focus", [.string(id), .integer(Int64(seen ?? pageReports))]) { [weak self] result in
             guard let self, let result, result["ok"]?.boolValue == false, result["moved"]?.boolValue != true else { return }
             if let active = result["active"]?.stringValue, active != self.focusdFocus { self.report(active) }
         }
@@ -434,8 +483,14 @@ final class PageAdapter {
         }
     }
 
+    /// `expression` in the agent's world of the top document (nil before there is one).
     private func evaluate(_ expression: String, done: @escaping (JSONValue?) -> Void) {
-        (browser.connection as DevToolsConnection).send("Runtime.evaluate", ["expression": .string(expression), "returnByValue": true], session: session) { result in
+        guard let agentContext else {
+            done(nil)
+            return
+        }
+        let parameters: JSONValue = ["expression": .string(expression), "returnByValue": true, "contextId": .integer(agentContext)]
+        (browser.connection as DevToolsConnection).send("Runtime.evaluate", parameters, session: session) { result in
             switch result {
             case .success(let value):
                 if let exception = value["exceptionDetails"] {

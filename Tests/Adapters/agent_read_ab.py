@@ -13,6 +13,10 @@ self time by function and by line, each sample weighted by its duration.
 
   git show main:Sources/ChromiumAdapter/Page/page.js > /tmp/main-page.js
   python3 Tests/Adapters/agent_read_ab.py /tmp/main-page.js Sources/ChromiumAdapter/Page/page.js --runs 20
+
+An agent given as PATH@isolated runs in an isolated world (as the adapter runs it: its binding and
+`__focusd` there), PATH alone in the page's main world: the same file in both measures what the
+world costs.
 """
 import argparse
 import json
@@ -25,7 +29,7 @@ import tempfile
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Page, page_url, wait_for  # noqa: E402
+from harness import AGENT_WORLD, Page, page_url, wait_for  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("agents", nargs="+", help="page.js files to compare (the first is the reference)")
@@ -41,7 +45,7 @@ CAPTURE = "window.__focusdNotify = (text) => { (window.__sent ??= []).push(text)
 
 
 def agent_source(path):
-    source = open(path).read()
+    source = open(path.removesuffix("@isolated")).read()
     if args.profile:
         if source.count(READ) < 1:
             sys.exit(f"{path}: no '{READ}' to profile around")
@@ -114,7 +118,9 @@ def main():
         ticks = {}
         for _ in range(args.runs):
             for path, source in zip(args.agents, sources):
-                scripts = [page.send("Page.addScriptToEvaluateOnNewDocument", source=text)["identifier"] for text in (CAPTURE, source)]
+                world = {"worldName": AGENT_WORLD} if path.endswith("@isolated") else {}
+                evaluate = page.agent if world else page.eval
+                scripts = [page.send("Page.addScriptToEvaluateOnNewDocument", source=text, **world)["identifier"] for text in (CAPTURE, source)]
                 if args.profile:
                     page.send("Profiler.enable")
                     page.send("Profiler.setSamplingInterval", interval=50)
@@ -123,17 +129,17 @@ def main():
                 cpu = main_thread_cpu_ms(before)
                 page.send("Page.navigate", url=page_url(args.page, args.query))
                 page.next_event("Page.loadEventFired", 30)
-                if not wait_for(lambda: page.eval("!!(window.__sent && window.__sent.length)"), 10):
+                if not wait_for(lambda: evaluate("!!(window.__sent && window.__sent.length)"), 10):
                     sys.exit(f"{path}: the agent sent no scene")
                 after = renderers(browser)
                 if after == before:  # (a navigation that changed renderer is not counted)
                     per_navigation[path].append(main_thread_cpu_ms(after) - cpu)
                 cpu = main_thread_cpu_ms(after)
-                page.eval("for (let i = 0; i < 10; i++) __focusd.profile(); 0")
+                evaluate("for (let i = 0; i < 10; i++) __focusd.profile(); 0")
                 per_read[path].append((main_thread_cpu_ms(after) - cpu) / 10)
-                scene = json.loads(page.eval("JSON.stringify(__focusd.stats().lastScene)"))
+                scene = json.loads(evaluate("JSON.stringify(__focusd.stats().lastScene)"))
                 reads[path].append(scene["read"] - scene["layout"])
-                texts.setdefault(path, page.eval("window.__sent[0]"))
+                texts.setdefault(path, evaluate("window.__sent[0]"))
                 if args.profile:
                     profile = page.next_event("Profiler.consoleProfileFinished", 10)["params"]["profile"]
                     collect(profile, path, ticks)

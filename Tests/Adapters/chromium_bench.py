@@ -134,7 +134,7 @@ try:
           f"focusd {(cpu_after[1] - cpu_before[1]) / len(mutation):.1f} ms")
     # How the page agent kept the scene: patches (read only what changed) or whole reads, and
     # what its idle-time whole read found to correct.
-    print(f"  page agent: {json.dumps(page.eval('__focusd.stats()'))}; load {open('/proc/loadavg').read().split()[0]}")
+    print(f"  page agent: {json.dumps(page.agent('__focusd.stats()'))}; load {open('/proc/loadavg').read().split()[0]}")
 
     # 3 and 4. The first scene of 5,000 candidates (navigation → focusd's scene event), beside the
     # page's own navigation → DOMContentLoaded (its Navigation Timing), and memory.
@@ -163,7 +163,7 @@ try:
               f"({'before' if timing['paint'] < loaded else 'after'} DOMContentLoaded)")
     # Where the rest went: the agent's read (with the layout it forces), its text, the binding call,
     # then the browser, the adapter and focusd until the scene event reached this script.
-    agent = page.eval("__focusd.stats()")
+    agent = page.agent("__focusd.stats()")
     scene_ms = agent.get("lastScene") or {}
     if scene_ms.get("sent") is not None:
         event_at = (start + first - navigated_at) * 1000 + (navigated_epoch * 1000 - timing["origin"])

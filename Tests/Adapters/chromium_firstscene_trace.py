@@ -56,7 +56,7 @@ try:
         start, end, event = origin + timing[1], origin + timing[2], (at - sent) * 1000
         # The agent's own marks, where it has them: its read, and the binding call's return (the
         # part after it is the browser's transfer, the adapter, focusd and this script's read).
-        marks = page.eval("window.__focusd && __focusd.stats && __focusd.stats().lastScene") or {}
+        marks = page.agent("window.__focusd && __focusd.stats && __focusd.stats().lastScene") or {}
         parts = (f"agent's read {marks['read'] - marks['layout']:.1f} ms, after the binding call {event - origin - marks['sent']:.1f} ms, "
                  if marks.get("sent") is not None else "")
         print(f"{size} candidates: DOMContentLoaded start {start:.1f} ms, end {end:.1f} ms, scene event {event:.1f} ms, "

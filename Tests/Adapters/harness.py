@@ -19,6 +19,8 @@ from websockets.sync.client import connect
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAGES = os.path.join(ROOT, "Tests/Adapters/pages")
+# The isolated world the adapter runs its page agent in (PageAdapter.agentWorld).
+AGENT_WORLD = "focusd"
 
 
 def page_url(name, query=""):
@@ -175,6 +177,8 @@ class Page:
         self.target = target_id
         self.next_id = 0
         self.events = []
+        self.contexts = {}  # execution contexts by id, from every Runtime notice read (`agent`)
+        self.runtime = False  # Runtime enabled here by `agent` (a caller may have enabled it too)
 
     def send(self, method, **params):
         self.next_id += 1
@@ -186,6 +190,7 @@ class Page:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message.get("result", {})
+            self.note(message)
             self.events.append(message)
 
     def next_event(self, method, timeout=10.0):
@@ -196,6 +201,7 @@ class Page:
         deadline = time.time() + timeout
         while time.time() < deadline:
             message = json.loads(self.ws.recv(timeout=max(0.001, deadline - time.time())))
+            self.note(message)
             if message.get("method") == method:
                 return message
             self.events.append(message)
@@ -206,6 +212,58 @@ class Page:
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
+
+    def agent(self, expression, timeout=5.0):
+        """`expression` evaluated in the page agent's world (`window.__focusd` there): the isolated
+        world the adapter made in the top document, found by its name among the contexts Runtime
+        reports (every session's, the adapter's too)."""
+        deadline = time.time() + timeout
+        while True:
+            context = self.agent_context()
+            try:
+                if context is None:
+                    raise RuntimeError("the page agent's world is not there")
+                result = self.send("Runtime.evaluate", expression=expression, contextId=context, awaitPromise=True, returnByValue=True)
+            except RuntimeError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.02)  # a new document: its world is on its way
+                continue
+            if "exceptionDetails" in result:
+                raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+            return result["result"].get("value")
+
+    def note(self, message):
+        """Keeps the execution contexts a Runtime notice reports (whoever clears `events`)."""
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.executionContextCreated":
+            self.contexts[params["context"]["id"]] = params["context"]
+        elif method == "Runtime.executionContextDestroyed":
+            self.contexts.pop(params.get("executionContextId"), None)
+        elif method == "Runtime.executionContextsCleared":
+            self.contexts.clear()
+
+    def agent_context(self):
+        """The id of the top document's agent world, as the contexts reported so far say."""
+        if not self.runtime:
+            # Enabled afresh, so every context is reported now, even if a caller enabled it before.
+            self.runtime = True
+            self.send("Runtime.disable")
+            self.contexts.clear()
+            self.send("Runtime.enable")
+        else:
+            self.send("Runtime.evaluate", expression="0")  # the notices sent before its answer are read
+        ours = [ident for ident, context in self.contexts.items()
+                if context.get("name") == AGENT_WORLD and context.get("auxData", {}).get("frameId") == self.target]
+        return max(ours) if ours else None
+
+    def box(self, selector):
+        """[x, y, width, height] of the border box of the element `selector` finds (viewport
+        coordinates), read by DOM.getBoxModel: no JavaScript of the page's is involved."""
+        document = self.send("DOM.getDocument", depth=0)["root"]["nodeId"]
+        node = self.send("DOM.querySelector", nodeId=document, selector=selector)["nodeId"]
+        quad = self.send("DOM.getBoxModel", nodeId=node)["model"]["border"]
+        return [quad[0], quad[1], quad[4] - quad[0], quad[5] - quad[1]]
 
     def active(self):
         return self.eval("document.activeElement && document.activeElement !== document.body ? document.activeElement.id : null")

@@ -1,7 +1,10 @@
 // focusd-adapter's page agent (adapters.md §2): injected into every document of a page target
-// (Page.addScriptToEvaluateOnNewDocument). It reads the page's scene, keeps it current from the
-// page's own notices, and applies what the adapter asks. It talks to the adapter through the
-// binding `__focusdNotify` (Runtime.addBinding): one JSON message per call.
+// (Page.addScriptToEvaluateOnNewDocument), in an isolated world of its own (PageAdapter.agentWorld):
+// it shares the page's DOM, not its JavaScript globals, so what a page does to Array, JSON, Map or
+// Element.prototype, or a `window.__focusd` of its own, does not reach it, and the page cannot call
+// it. It reads the page's scene, keeps it current from the page's own notices, and applies what
+// the adapter asks. It talks to the adapter through the binding `__focusdNotify` (Runtime.addBinding,
+// in its world only): one JSON message per call.
 (() => {
   "use strict";
   if (window.__focusd) return;
@@ -34,7 +37,11 @@
   if (window.top !== window) return;
   const BINDING = "__focusdNotify";
   const ROOT_ID = "#document";
-  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree"]);
+  // Sections with no frame of their own (adapters.md §2), and the page's main landmark: a view a
+  // single-page app replaces keeps its section, so focus on a removed element is recovered inside
+  // it (focus.md §4: the nearest surviving ancestor), on the new view, not at the top of the page.
+  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree", "main"]);
+  const SECTION_TAGS = new Set(["nav", "main"]);
   // Roving-tabindex widgets: the items of the role each owns are candidates even at tabindex=-1.
   const OWNED = { tablist: ["tab"], grid: ["gridcell", "row"], treegrid: ["gridcell", "row"], listbox: ["option"],
     menu: ["menuitem", "menuitemcheckbox", "menuitemradio"], menubar: ["menuitem", "menuitemcheckbox", "menuitemradio"],
@@ -237,6 +244,18 @@
     return marked.length ? marked[marked.length - 1] : null;
   }
 
+  /** The innermost open `auto` popover (one that holds no other open one; the last of those), or null. */
+  function openPopover() {
+    let open;
+    try { open = document.querySelectorAll(":popover-open"); } catch { return null; }  // a browser without popovers
+    let found = null;
+    for (const el of open) {
+      if (el.popover !== "auto") continue;
+      if (!found || !el.contains(found)) found = el;
+    }
+    return found;
+  }
+
   /** A frame's document when the page may read it (same origin), else null. */
   function frameDocument(iframe) {
     try { return iframe.contentDocument; } catch { return null; }
@@ -313,8 +332,56 @@
       },
     };
     if (rootStyle && document.body) scrollStyle(document.body, rootStyle, root.scroll);
+    // The bars that stay over the scrolling document (a fixed header, a sticky bar stuck under it,
+    // a fixed bottom bar) hide what scrolls under them: focusd keeps focus that far from the
+    // viewport's edges, as the page's `scroll-padding` would (the larger of the two wins).
+    if (scrollsY) {
+      const inset = obscured(viewportWidth, viewportHeight);
+      if (inset > (root.scroll.margin ?? 0)) root.scroll.margin = inset;
+    }
     if (document.body && hasMarks(document.body)) applyMarks(document.body, root);
     return root;
+  }
+
+  /** The fixed or sticky element at viewport point (x, y) (the hit or an ancestor), as wide as
+   *  half the viewport and at most half as tall (a bar, not a backdrop), or null. */
+  function barAt(x, y, width, height) {
+    for (let el = document.elementFromPoint(x, y); el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position !== "fixed" && position !== "sticky") continue;
+      const rect = el.getBoundingClientRect();
+      return rect.width >= width / 2 && rect.height <= height / 2 ? rect : null;
+    }
+    return null;
+  }
+
+  /** Whether `el` is in a fixed or sticky element of the top document. */
+  function inBar(el) {
+    if (!el || el.ownerDocument !== document) return false;
+    for (; el && el !== document.body; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position === "fixed" || position === "sticky") return true;
+    }
+    return false;
+  }
+
+  /** How far the bars over the viewport's top and bottom edges reach into it (the larger), found
+   *  by hit tests down from the top edge and up from the bottom one (a bar under a bar: the
+   *  next). A few hit tests, whatever the page's size. */
+  function obscured(width, height) {
+    if (!document.body || !width || !height) return 0;
+    let top = 0, bottom = 0;
+    for (let i = 0; i < 4 && top < height / 2; i++) {
+      const rect = barAt(width / 2, top + 0.5, width, height);
+      if (!rect || rect.top > top + 1 || rect.bottom <= top) break;
+      top = rect.bottom;
+    }
+    for (let i = 0; i < 4 && bottom < height / 2; i++) {
+      const rect = barAt(width / 2, height - bottom - 0.5, width, height);
+      if (!rect || rect.bottom < height - bottom - 1 || rect.top >= height - bottom) break;
+      bottom = height - rect.top;
+    }
+    return round(Math.max(top, bottom));
   }
 
   /** Whether `el` may be a scroll container (``readContainer`` then says): marked as one, or
@@ -384,7 +451,7 @@
     const role = el.getAttribute("role");
     const container = mayContain(el, marked) ? readContainer(el, originOf(ctx), marked) : null;
     const isModal = el === modal;
-    const isSection = !container && !isModal && (tag === "nav" || SECTION_ROLES.has(role));
+    const isSection = !container && !isModal && (SECTION_TAGS.has(tag) || SECTION_ROLES.has(role));
     if (container || isModal || isSection) {
       const node = { id: idOf(el) };
       let inner = ctx, kind = "none";
@@ -737,7 +804,7 @@
 
   /** Whether a whole read would make `el` a node with children of its own. */
   function wouldBeStructural(el, modal) {
-    if (el === modal || el.localName === "nav" || SECTION_ROLES.has(el.getAttribute("role"))) return true;
+    if (el === modal || SECTION_TAGS.has(el.localName) || SECTION_ROLES.has(el.getAttribute("role"))) return true;
     const marked = el.hasAttribute("data-focus-scroll");
     return mayContain(el, marked) && el.checkVisibility() && readContainer(el, { x: 0, y: 0 }, marked) !== null;
   }
@@ -826,6 +893,24 @@
     return own(a) === own(b);
   }
 
+  /** HTML's autofocus, done now: the first `[autofocus]` element of the document that is a
+   *  candidate takes focus and its id is returned (null when there is none). HTML focuses it at
+   *  a rendering update after DOMContentLoaded, and not at all once something has focus: the
+   *  scene goes at DOMContentLoaded, and focusd's default focus, applied before that update,
+   *  took its place. (Only while nothing has focus and no fragment names a target: as HTML.) */
+  function autofocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== document.documentElement) return null;
+    for (const el of document.querySelectorAll("[autofocus]")) {
+      const id = idByElement.get(el);
+      if (!id || byId.get(id) !== el) continue;
+      applying = el;
+      try { el.focus(); } finally { applying = null; }
+      return deepActive() === el ? id : null;
+    }
+    return null;
+  }
+
   /** Sends the whole scene (`root`, the tree kept from now on). */
   function sendScene(root) {
     const message = { t: "scene", url: location.href, seq: ++sequence };
@@ -836,6 +921,7 @@
       const hash = decodeURIComponent(location.hash.slice(1));
       const target = hash ? document.getElementById(hash) : null;
       message.fragment = target ? idByElement.get(target) ?? null : null;
+      if (message.focus === null && !target) message.focus = autofocus();
       fresh = false;
     }
     tree = root;
@@ -962,6 +1048,11 @@
       sendScene(root);
     } else {
       tree = root;
+      // The offsets once more, sent or not: focusd's scroll the page took sends none back
+      // (`scroll`), so a whole scene focusd took meanwhile with an older offset would leave the
+      // two apart; the adapter drops offsets focusd already has.
+      lastOffsets = null;
+      sendOffsets();
     }
     observe();
   }
@@ -978,7 +1069,11 @@
 
   const mutations = new MutationObserver((records) => { note(records); schedule(); });
   mutations.observe(document, { subtree: true, childList: true, attributes: true, characterData: false });
-  addEventListener("scroll", () => schedule(), { capture: true, passive: true });
+  addEventListener("scroll", (event) => {
+    // The document's scroll focusd asked for: `scroll` sent what it moved already.
+    if (event.target === document && !scheduled && lastOffsets !== null && lastOffsets === JSON.stringify(offsetsNow())) return;
+    schedule();
+  }, { capture: true, passive: true });
   const whole = () => { pending.whole = true; schedule(); };
   const subtree = (event) => { markDirty(event.target); schedule(); };
   addEventListener("resize", whole);  // media queries: anything may change
@@ -1063,8 +1158,25 @@
       return { ok: true, active: activeId() };
     },
     scroll(id, x, y) {
+      const el = id === ROOT_ID ? null : element(id);
+      if (id === ROOT_ID && inBar(deepActive())) {
+        // Focus on a fixed (or sticky) bar: the bar moves with the viewport, so scrolling the
+        // document to show it (the root's margin, `obscured`) only moves the content under it.
+        // The document stays; its offset goes back to focusd as the page's own.
+        lastOffsets = null;
+        schedule();
+        return false;
+      }
       if (id === ROOT_ID) window.scrollTo({ left: x, top: y, behavior: "instant" });
-      else element(id)?.scrollTo({ left: x, top: y, behavior: "instant" });
+      else el?.scrollTo({ left: x, top: y, behavior: "instant" });
+      // focusd's own offset, where the page took it: the scroll event's pass sends no offsets back.
+      // Sent back, it came after focusd's next scroll (moves quicker than a frame) and took focusd
+      // back to the older offset, which the page then applied: focus under a bar, off screen.
+      const [nowX, nowY] = id === ROOT_ID ? [scrollX, scrollY] : el ? [el.scrollLeft, el.scrollTop] : [NaN, NaN];
+      if (tree && round(nowX) === round(x) && round(nowY) === round(y)) lastOffsets = JSON.stringify(offsetsNow());
+      // What moved with the scroll (a fixed bar's frame in document coordinates) goes now, not at
+      // the scroll event a frame later: focusd's next move finds the bars where they are.
+      if (ready && tree && id === ROOT_ID) flush();
       return true;
     },
     activate(id) {
@@ -1090,6 +1202,13 @@
     /** A command as the key of the UI Events key values; `back` closes a modal dialog first. */
     key(key, back) {
       if (back) {
+        // An open menu (an `auto` popover, top layer, opened after any modal dialog, which closes
+        // them as it opens): back closes it as Escape does, instead of leaving the page.
+        const popover = openPopover();
+        if (popover) {
+          popover.hidePopover();
+          return "popover";
+        }
         const modal = openModal();
         if (modal && modal.localName === "dialog") {
           if (typeof modal.requestClose === "function") modal.requestClose();
@@ -1130,7 +1249,7 @@
       return true;
     },
     /** How the scene was kept: whole reads, patches, idle verifications, corrections they made. */
-    stats() { return { ...stats }; },
+    stats() { return { ...stats, focusReports }; },
     /** Sends the scene a missing binding held back, if any. */
     retry() {
       if (!unsent) return false;
