@@ -490,6 +490,9 @@ def main(session):
     # view it was in: focus lands in the new view (the <main> around it), not back at the top.
     page.send("Page.navigate", url=page_url("spa.html"))
     wait_for(lambda: "home-1" in scene_ids(), 10)
+    view = find(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"], "view") or {}
+    check("the main landmark is a node of its own holding the view, not a section (adapters.md §2 lists no such section)",
+          "home-1" in node_ids(view) and not view.get("section") and not view.get("frame"), json.dumps(view)[:300])
     focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": "home-1"})
     wait_for(lambda: page.active() == "home-1", 5)
     focusd.call("io.focusd.Focus.Send", {"command": "select", "scene": scene})

@@ -37,11 +37,16 @@
   if (window.top !== window) return;
   const BINDING = "__focusdNotify";
   const ROOT_ID = "#document";
-  // Sections with no frame of their own (adapters.md §2), and the page's main landmark: a view a
-  // single-page app replaces keeps its section, so focus on a removed element is recovered inside
-  // it (focus.md §4: the nearest surviving ancestor), on the new view, not at the top of the page.
-  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree", "main"]);
-  const SECTION_TAGS = new Set(["nav", "main"]);
+  // Sections with no frame of their own (adapters.md §2).
+  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree"]);
+  const SECTION_TAGS = new Set(["nav"]);
+  /** The page's main landmark (`main`, `role=main`) is a node of its own that is not a section: a
+   *  view a single-page app replaces keeps its node, so focus on a removed element is recovered
+   *  inside it (focus.md §4: the nearest surviving ancestor holding a candidate), on the new view,
+   *  not at the top of the page. As a plain node it changes nothing else: no containment, no
+   *  frame competing, no place of its own in the sequential order (a section would have all three,
+   *  which adapters.md §2 does not give `main`). */
+  function isMainLandmark(tag, role) { return tag === "main" || role === "main"; }
   // Roving-tabindex widgets: the items of the role each owns are candidates even at tabindex=-1.
   const OWNED = { tablist: ["tab"], grid: ["gridcell", "row"], treegrid: ["gridcell", "row"], listbox: ["option"],
     menu: ["menuitem", "menuitemcheckbox", "menuitemradio"], menubar: ["menuitem", "menuitemcheckbox", "menuitemradio"],
@@ -452,7 +457,8 @@
     const container = mayContain(el, marked) ? readContainer(el, originOf(ctx), marked) : null;
     const isModal = el === modal;
     const isSection = !container && !isModal && (SECTION_TAGS.has(tag) || SECTION_ROLES.has(role));
-    if (container || isModal || isSection) {
+    const isGroup = !container && !isModal && !isSection && isMainLandmark(tag, role);
+    if (container || isModal || isSection || isGroup) {
       const node = { id: idOf(el) };
       let inner = ctx, kind = "none";
       if (container) {
@@ -467,7 +473,7 @@
         node.section = true;
         node.modal = true;
         kind = "box";
-      } else {
+      } else if (isSection) {
         node.section = true;
       }
       if (marked) applyMarks(el, node);
@@ -804,7 +810,8 @@
 
   /** Whether a whole read would make `el` a node with children of its own. */
   function wouldBeStructural(el, modal) {
-    if (el === modal || SECTION_TAGS.has(el.localName) || SECTION_ROLES.has(el.getAttribute("role"))) return true;
+    const role = el.getAttribute("role");
+    if (el === modal || SECTION_TAGS.has(el.localName) || SECTION_ROLES.has(role) || isMainLandmark(el.localName, role)) return true;
     const marked = el.hasAttribute("data-focus-scroll");
     return mayContain(el, marked) && el.checkVisibility() && readContainer(el, { x: 0, y: 0 }, marked) !== null;
   }
