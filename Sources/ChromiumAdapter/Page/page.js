@@ -327,6 +327,7 @@
     const contentHeight = scroller ? Math.max(scroller.scrollHeight, viewportHeight) : viewportHeight;
     const scrollsX = contentWidth > viewportWidth && rootStyle?.overflowX !== "hidden";
     const scrollsY = contentHeight > viewportHeight && rootStyle?.overflowY !== "hidden";
+    rootScrollsY = scrollsY;
     const root = {
       id: ROOT_ID,
       frame: { x: 0, y: 0, width: round(innerWidth), height: round(innerHeight) },
@@ -337,15 +338,30 @@
       },
     };
     if (rootStyle && document.body) scrollStyle(document.body, rootStyle, root.scroll);
-    // The bars that stay over the scrolling document (a fixed header, a sticky bar stuck under it,
-    // a fixed bottom bar) hide what scrolls under them: focusd keeps focus that far from the
-    // viewport's edges, as the page's `scroll-padding` would (the larger of the two wins).
-    if (scrollsY) {
-      const inset = obscured(viewportWidth, viewportHeight);
-      if (inset > (root.scroll.margin ?? 0)) root.scroll.margin = inset;
-    }
+    applyBars(root);
     if (document.body && hasMarks(document.body)) applyMarks(document.body, root);
     return root;
+  }
+
+  /** Whether the last look found a bar over the viewport: only then does a pass look for bars
+   *  again (its hit tests bring the page's rendering up to date beyond layout: 5–8 ms added to
+   *  each DOM mutation's way to focusd on a page of 1,000 candidates with no bar at all). A whole
+   *  read looks, except a new document's first one (~10 ms of its 5,000-candidate first scene):
+   *  that document is looked at once idle (``checkBarsLater``), and the idle-time check after
+   *  changes corrects a bar that came or went meanwhile. Noting fixed and sticky elements as the
+   *  read meets them instead cost as much (a computed-style string per element). */
+  let barsSeen = false;
+  let wholeRead = false;  // a whole read is under way (``read``)
+  let rootScrollsY = false;  // whether the document scrolls vertically, as the root was last read
+
+  /** The bars that stay over the scrolling document (a fixed header, a sticky bar stuck under it,
+   *  a fixed bottom bar) hide what scrolls under them: focusd keeps focus that far from the
+   *  viewport's edges, as the page's `scroll-padding` would (the larger of the two wins). */
+  function applyBars(root) {
+    if (!wholeRead && !barsSeen) return;
+    const inset = rootScrollsY ? obscured(document.documentElement.clientWidth || innerWidth, document.documentElement.clientHeight || innerHeight) : 0;
+    if (wholeRead) barsSeen = inset > 0;
+    if (inset > (root.scroll.margin ?? 0)) root.scroll.margin = inset;
   }
 
   /** The fixed or sticky element at viewport point (x, y) (the hit or an ancestor), as wide as
@@ -542,7 +558,9 @@
     structural = new Map();
     origins = new Map();
     readNow = null;
-    const root = readRoot();
+    wholeRead = !fresh;
+    let root;
+    try { root = readRoot(); } finally { wholeRead = false; }
     root.children = [];
     info.set(root, { el: null, parent: null, ctx: DOCUMENT, kind: "root", inner: DOCUMENT });
     lastModal = openModal();
@@ -963,9 +981,11 @@
       const laidOut = performance.now();
       const root = read();
       timing = { flush: started, layout: laidOut, read: performance.now() };
+      const first = fresh;
       if (fresh || forced || !tree || structureOf(root) !== structureOf(tree)) sendScene(root);
       else { timing = null; tree = root; sendOffsets(); }
       observe();
+      if (first) checkBarsLater();
       return;
     }
     observe();
@@ -1041,6 +1061,20 @@
       verifyTimer = null;
       if (typeof requestIdleCallback === "function") requestIdleCallback(verify); else verify();
     }, wait);
+  }
+
+  /** A new document's bars, looked for once the page is idle after its first scene (read without
+   *  them): where they hide more of the viewport than the root's margin says, the whole scene is
+   *  read again with them (its root's margin changes). One look per document; a page without
+   *  bars costs two hit tests. */
+  function checkBarsLater() {
+    const look = () => {
+      if (!ready || !tree || !rootScrollsY) return;
+      const inset = obscured(document.documentElement.clientWidth || innerWidth, document.documentElement.clientHeight || innerHeight);
+      barsSeen = inset > 0;
+      if (inset > (tree.scroll?.margin ?? 0)) { pending.whole = true; schedule(); }
+    };
+    if (typeof requestIdleCallback === "function") requestIdleCallback(look, { timeout: 1000 }); else setTimeout(look, 0);
   }
 
   function verify() {
