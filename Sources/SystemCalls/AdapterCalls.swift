@@ -221,10 +221,9 @@ extension Posix {
         while true {
             let now = monotonicNanoseconds()
             guard now < deadline else { return reap(pid) }
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let count = Glibc.poll(&entry, 1, Int32((deadline - now + 999_999) / 1_000_000))
-            if count > 0 { return reap(pid) }
-            if count < 0 && currentErrno() != EINTR { return reap(pid) }
+            // Empty: the time is up, or a signal came (then the rest of the time is waited).
+            guard let ready = try? pollReadable([fd], timeoutMilliseconds: Int32((deadline - now + 999_999) / 1_000_000)), ready.isEmpty
+            else { return reap(pid) }
         }
     }
 }
