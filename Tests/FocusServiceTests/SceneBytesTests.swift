@@ -102,7 +102,7 @@ struct SceneBytesTests {
         }
     }
 
-    /// Each seed's random documents, every fifth one plain (`SceneTextGenerator.plain`).
+    /// Each seed's random texts (`document` makes each one), every fifth one plain (`SceneTextGenerator.plain`).
     static func documents(seed: UInt64, _ document: (inout SceneTextGenerator) -> [UInt8]) -> [(text: [UInt8], plain: Bool)] {
         var generator = SceneTextGenerator(seed: seed)
         return (0..<documentsPerSeed).map { index in
@@ -217,14 +217,12 @@ struct SceneBytesTests {
         check: ((call: VarlinkCall, decoded: any Sendable), VarlinkCall, Substring) -> Void
     ) {
         for seed in seeds {
-            var generator = SceneTextGenerator(seed: seed)
-            for index in 0..<documentsPerSeed {
-                generator.plain = index % 5 == 0
-                let message = generator.message(parameters: document(&generator), method: method)
+            let messages = documents(seed: seed) { generator in generator.message(parameters: document(&generator), method: method) }
+            for (index, (message, plain)) in messages.enumerated() {
                 let large = message.withUnsafeBufferPointer { VarlinkCall.large($0, depthLimit: 512, decoder: SceneDecoding.largeCalls) }
                 let text = String(decoding: message, as: UTF8.self).prefix(600)
                 guard let large else {
-                    #expect(!generator.plain, "seed \(seed), plain message \(index) not taken\n\(text)")
+                    #expect(!plain, "seed \(seed), plain message \(index) not taken\n\(text)")
                     continue
                 }
                 guard let general = try? VarlinkCall(parsing: message) else {
