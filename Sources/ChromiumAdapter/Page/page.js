@@ -37,9 +37,8 @@
   if (window.top !== window) return;
   const BINDING = "__focusdNotify";
   const ROOT_ID = "#document";
-  // Sections with no frame of their own (adapters.md §2).
+  // Sections with no frame of their own (adapters.md §2): `nav`, and these roles.
   const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree"]);
-  const SECTION_TAGS = new Set(["nav"]);
   /** The page's main landmark (`main`, `role=main`) is a node of its own that is not a section: a
    *  view a single-page app replaces keeps its node, so focus on a removed element is recovered
    *  inside it (focus.md §4: the nearest surviving ancestor holding a candidate), on the new view,
@@ -317,8 +316,9 @@
     return origin;
   }
 
-  /** The root's own fields (the viewport, the document's scrolling). */
-  function readRoot() {
+  /** The root's own fields (the viewport, the document's scrolling); `whole`: for a whole read,
+   *  which looks for bars over the viewport whether or not the last look found one. */
+  function readRoot(whole = false) {
     const scroller = document.scrollingElement || document.documentElement;
     const rootStyle = scroller ? getComputedStyle(scroller) : null;
     const viewportWidth = document.documentElement.clientWidth || innerWidth;
@@ -338,7 +338,7 @@
       },
     };
     if (rootStyle && document.body) scrollStyle(document.body, rootStyle, root.scroll);
-    applyBars(root);
+    applyBars(root, whole);
     if (document.body && hasMarks(document.body)) applyMarks(document.body, root);
     return root;
   }
@@ -351,45 +351,46 @@
    *  changes corrects a bar that came or went meanwhile. Noting fixed and sticky elements as the
    *  read meets them instead cost as much (a computed-style string per element). */
   let barsSeen = false;
-  let wholeRead = false;  // a whole read is under way (``read``)
   let rootScrollsY = false;  // whether the document scrolls vertically, as the root was last read
 
   /** The bars that stay over the scrolling document (a fixed header, a sticky bar stuck under it,
    *  a fixed bottom bar) hide what scrolls under them: focusd keeps focus that far from the
    *  viewport's edges, as the page's `scroll-padding` would (the larger of the two wins). */
-  function applyBars(root) {
-    if (!wholeRead && !barsSeen) return;
-    const inset = rootScrollsY ? obscured(document.documentElement.clientWidth || innerWidth, document.documentElement.clientHeight || innerHeight) : 0;
-    if (wholeRead) barsSeen = inset > 0;
+  function applyBars(root, whole) {
+    if (!whole && !barsSeen) return;
+    const inset = rootScrollsY ? obscured() : 0;
+    if (whole) barsSeen = inset > 0;
     if (inset > (root.scroll.margin ?? 0)) root.scroll.margin = inset;
+  }
+
+  /** The innermost fixed or sticky element holding `el` (itself included, below the body), or null. */
+  function stuckAncestor(el) {
+    for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position === "fixed" || position === "sticky") return el;
+    }
+    return null;
   }
 
   /** The fixed or sticky element at viewport point (x, y) (the hit or an ancestor), as wide as
    *  half the viewport and at most half as tall (a bar, not a backdrop), or null. */
   function barAt(x, y, width, height) {
-    for (let el = document.elementFromPoint(x, y); el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
-      const position = getComputedStyle(el).position;
-      if (position !== "fixed" && position !== "sticky") continue;
-      const rect = el.getBoundingClientRect();
-      return rect.width >= width / 2 && rect.height <= height / 2 ? rect : null;
-    }
-    return null;
+    const bar = stuckAncestor(document.elementFromPoint(x, y));
+    if (!bar) return null;
+    const rect = bar.getBoundingClientRect();
+    return rect.width >= width / 2 && rect.height <= height / 2 ? rect : null;
   }
 
   /** Whether `el` is in a fixed or sticky element of the top document. */
   function inBar(el) {
-    if (!el || el.ownerDocument !== document) return false;
-    for (; el && el !== document.body; el = el.parentElement) {
-      const position = getComputedStyle(el).position;
-      if (position === "fixed" || position === "sticky") return true;
-    }
-    return false;
+    return !!el && el.ownerDocument === document && stuckAncestor(el) !== null;
   }
 
   /** How far the bars over the viewport's top and bottom edges reach into it (the larger), found
    *  by hit tests down from the top edge and up from the bottom one (a bar under a bar: the
    *  next). A few hit tests, whatever the page's size. */
-  function obscured(width, height) {
+  function obscured() {
+    const width = document.documentElement.clientWidth || innerWidth, height = document.documentElement.clientHeight || innerHeight;
     if (!document.body || !width || !height) return 0;
     let top = 0, bottom = 0;
     for (let i = 0; i < 4 && top < height / 2; i++) {
@@ -472,7 +473,7 @@
     const role = el.getAttribute("role");
     const container = mayContain(el, marked) ? readContainer(el, originOf(ctx), marked) : null;
     const isModal = el === modal;
-    const isSection = !container && !isModal && (SECTION_TAGS.has(tag) || SECTION_ROLES.has(role));
+    const isSection = !container && !isModal && (tag === "nav" || SECTION_ROLES.has(role));
     const isGroup = !container && !isModal && !isSection && isMainLandmark(tag, role);
     if (container || isModal || isSection || isGroup) {
       const node = { id: idOf(el) };
@@ -558,9 +559,7 @@
     structural = new Map();
     origins = new Map();
     readNow = null;
-    wholeRead = !fresh;
-    let root;
-    try { root = readRoot(); } finally { wholeRead = false; }
+    const root = readRoot(!fresh);
     root.children = [];
     info.set(root, { el: null, parent: null, ctx: DOCUMENT, kind: "root", inner: DOCUMENT });
     lastModal = openModal();
@@ -829,7 +828,7 @@
   /** Whether a whole read would make `el` a node with children of its own. */
   function wouldBeStructural(el, modal) {
     const role = el.getAttribute("role");
-    if (el === modal || SECTION_TAGS.has(el.localName) || SECTION_ROLES.has(role) || isMainLandmark(el.localName, role)) return true;
+    if (el === modal || el.localName === "nav" || SECTION_ROLES.has(role) || isMainLandmark(el.localName, role)) return true;
     const marked = el.hasAttribute("data-focus-scroll");
     return mayContain(el, marked) && el.checkVisibility() && readContainer(el, { x: 0, y: 0 }, marked) !== null;
   }
@@ -1070,7 +1069,7 @@
   function checkBarsLater() {
     const look = () => {
       if (!ready || !tree || !rootScrollsY) return;
-      const inset = obscured(document.documentElement.clientWidth || innerWidth, document.documentElement.clientHeight || innerHeight);
+      const inset = obscured();
       barsSeen = inset > 0;
       if (inset > (tree.scroll?.margin ?? 0)) { pending.whole = true; schedule(); }
     };
