@@ -343,13 +343,14 @@
     return root;
   }
 
-  /** Whether the last look found a bar over the viewport: only then does a pass look for bars
-   *  again (its hit tests bring the page's rendering up to date beyond layout: 5–8 ms added to
-   *  each DOM mutation's way to focusd on a page of 1,000 candidates with no bar at all). A whole
-   *  read looks, except a new document's first one (~10 ms of its 5,000-candidate first scene):
-   *  that document is looked at once idle (``checkBarsLater``), and the idle-time check after
-   *  changes corrects a bar that came or went meanwhile. Noting fixed and sticky elements as the
-   *  read meets them instead cost as much (a computed-style string per element). */
+  /** Whether the last whole read found a bar over the viewport: only then does a pass look for
+   *  bars again (its hit tests bring the page's rendering up to date beyond layout: 5–8 ms added
+   *  to each DOM mutation's way to focusd on a page of 1,000 candidates with no bar at all). Every
+   *  whole read looks, a new document's first included (~10 ms of a 5,000-candidate first scene:
+   *  looking later, once idle, sent a second whole scene while focusd was already scrolling the
+   *  page, and a walk under the bars lost its offset once in a rehearsal); the idle-time check
+   *  after changes corrects a bar that came or went meanwhile. Noting fixed and sticky elements as
+   *  the read meets them instead cost as much (a computed-style string per element). */
   let barsSeen = false;
   let rootScrollsY = false;  // whether the document scrolls vertically, as the root was last read
 
@@ -559,7 +560,7 @@
     structural = new Map();
     origins = new Map();
     readNow = null;
-    const root = readRoot(!fresh);
+    const root = readRoot(true);
     root.children = [];
     info.set(root, { el: null, parent: null, ctx: DOCUMENT, kind: "root", inner: DOCUMENT });
     lastModal = openModal();
@@ -980,11 +981,9 @@
       const laidOut = performance.now();
       const root = read();
       timing = { flush: started, layout: laidOut, read: performance.now() };
-      const first = fresh;
       if (fresh || forced || !tree || structureOf(root) !== structureOf(tree)) sendScene(root);
       else { timing = null; tree = root; sendOffsets(); }
       observe();
-      if (first) checkBarsLater();
       return;
     }
     observe();
@@ -1060,20 +1059,6 @@
       verifyTimer = null;
       if (typeof requestIdleCallback === "function") requestIdleCallback(verify); else verify();
     }, wait);
-  }
-
-  /** A new document's bars, looked for once the page is idle after its first scene (read without
-   *  them): where they hide more of the viewport than the root's margin says, the whole scene is
-   *  read again with them (its root's margin changes). One look per document; a page without
-   *  bars costs two hit tests. */
-  function checkBarsLater() {
-    const look = () => {
-      if (!ready || !tree || !rootScrollsY) return;
-      const inset = obscured();
-      barsSeen = inset > 0;
-      if (inset > (tree.scroll?.margin ?? 0)) { pending.whole = true; schedule(); }
-    };
-    if (typeof requestIdleCallback === "function") requestIdleCallback(look, { timeout: 1000 }); else setTimeout(look, 0);
   }
 
   function verify() {
