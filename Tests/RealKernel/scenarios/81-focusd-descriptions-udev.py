@@ -4,7 +4,7 @@
 # timeout: 240
 import copy
 
-from descriptions import HOTKEYS, POINTER, UinputDevice, another_reader_receives, chosen, classify, listed
+from descriptions import HOTKEYS, POINTER, UinputDevice, another_reader_receives, chosen, classify, grab_settled, listed
 from realkernel import Focusd, check, run_checked, scenario, udev_properties
 
 CLASSES = ["ID_INPUT_ACCELEROMETER", "ID_INPUT_TABLET_PAD", "ID_INPUT_TABLET", "ID_INPUT_TOUCHSCREEN",
@@ -40,8 +40,8 @@ def body():
         name = device.description["name"]
         check(entry["class"] == answer["class"],
               f"{name}: ListDevices says {entry['class']}, focusd classify {answer['class']} ({answer['reasons']})")
-        check(entry["grabbed"] == (answer["grab"] == "exclusive"),
-              f"{name}: grabbed={entry['grabbed']}, focusd classify says grab {answer['grab']}")
+        grabbed = grab_settled(focusd, device.node, answer["grab"] == "exclusive")["grabbed"]
+        check(grabbed == (answer["grab"] == "exclusive"), f"{name}: grabbed={grabbed}, focusd classify says grab {answer['grab']}")
         check(entry.get("reasons") == answer["reasons"], f"{name}: reasons differ: {entry.get('reasons')} / {answer['reasons']}")
         # udevd's input_id builtin alone (hwdb and rules add their own knowledge on top, which
         # focusd takes from udevd when it runs): its classes are the ones focusd derives, but for

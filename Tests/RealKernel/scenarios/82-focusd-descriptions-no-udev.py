@@ -4,7 +4,7 @@
 # timeout: 240
 import os
 
-from descriptions import HOTKEYS, POINTER, UinputDevice, another_reader_receives, chosen, classify, listed
+from descriptions import HOTKEYS, POINTER, UinputDevice, another_reader_receives, chosen, classify, grab_settled, listed
 from realkernel import Focusd, check, scenario
 
 
@@ -19,8 +19,8 @@ def body():
         name = device.description["name"]
         check(entry["class"] == answer["class"],
               f"{name}: ListDevices says {entry['class']}, focusd classify --no-udev {answer['class']} ({answer['reasons']})")
-        check(entry["grabbed"] == (answer["grab"] == "exclusive"),
-              f"{name}: grabbed={entry['grabbed']}, focusd classify --no-udev says grab {answer['grab']}")
+        grabbed = grab_settled(focusd, device.node, answer["grab"] == "exclusive")["grabbed"]
+        check(grabbed == (answer["grab"] == "exclusive"), f"{name}: grabbed={grabbed}, focusd classify --no-udev says grab {answer['grab']}")
         check(entry.get("reasons") == answer["reasons"], f"{name}: reasons differ: {entry.get('reasons')} / {answer['reasons']}")
         summary.append(f"{entry['class']}/{answer['grab']}")
     pointer = next(d for d in devices if d.description["source"].endswith(POINTER))
