@@ -151,13 +151,16 @@ final class PageAdapter {
                 let requests = try patch.apply(to: &scene.root)
                 self.scene = scene
                 link.update(scene, requests)
+                focusFirstCandidate()
             } catch {
                 requestWholeScene("\(error)")
             }
         case "focus":
             // Focus the page moved itself (a click, a script, Tab, a dialog opening).
             if let seq = message["seq"]?.integerValue { pageReports = Int(seq) }
-            guard let id = message["id"]?.stringValue, id != focusdFocus else { return }
+            guard let id = message["id"]?.stringValue else { return }
+            awaitingCandidate = false
+            guard id != focusdFocus else { return }
             report(id)
         case "visibility":
             visible = message["visible"]?.boolValue ?? true
@@ -188,6 +191,7 @@ final class PageAdapter {
             if let read = decode() {
                 link.publish(read, encodedRoot: encodedRoot)
                 adopt(read, message, fresh: fresh, known: known)
+                if !fresh { focusFirstCandidate() }
             }
             return
         }
@@ -233,6 +237,7 @@ final class PageAdapter {
         if visible && (browser.activePage == nil || browser.activePage === self) { browser.show(self) }
         if fresh {
             pageReports = 0  // the new document's agent numbers its reports from 1
+            awaitingCandidate = false
             // The document's own focus, else its fragment's target, else focusd's default.
             let own = message["focus"]?.stringValue ?? message["fragment"]?.stringValue
             if known && monitored {
@@ -379,8 +384,11 @@ final class PageAdapter {
         }
     }
 
-    /// focusd's focus events received: an answer asked for before the latest of them is older
-    /// than it (the event was applied; the answer is not).
+    /// focusd's focus events that focused something, received: an answer asked for before the
+    /// latest of them is older than it (the event was applied; the answer is not). An event of no
+    /// focus is not counted: the old document's focus lost when its scene was replaced comes on the
+    /// Monitor connection before or after the answer, and dropping the answer for it left a new
+    /// document with no focus.
     private var focusdEvents = 0
 
     /// focusd's focus applied to the page; when focusd holds none, its default focus. A scene
@@ -394,13 +402,49 @@ final class PageAdapter {
             applyFocus(focused, seen: seen)
             return
         }
+        resetFocus(seen: seen)
+    }
+
+    /// focusd's default focus chosen (`ResetFocus`) and applied to the page.
+    private func resetFocus(seen: Int) {
         let events = focusdEvents
+        awaitingCandidate = false
         link.call(.resetFocus, ["scene": .string(sceneName)]) { [weak self] result in
             guard let self, case .success(let reply) = result, let state = try? reply["state"]?.decode(FocusState.self),
-                let focused = state.focused, self.focusdEvents == events
+                self.focusdEvents == events
             else { return }
+            guard let focused = state.focused else {
+                // No candidate yet (a page that shows its content after load: a script's render, a
+                // fetch, a loading screen): the default is chosen when one appears, unless the
+                // page has focused something of its own meanwhile.
+                self.focusdFocus = nil
+                self.awaitingCandidate = self.pageReports == seen
+                AdapterLog.debug("page \(self.targetId): no candidate for the default focus\(self.awaitingCandidate ? "; chosen when one appears" : "")")
+                return
+            }
             self.applyFocus(focused, seen: seen)
         }
+    }
+
+    /// The document has had no focus since it was shown, neither its own nor focusd's, because
+    /// focusd's default found no candidate: the first scene that has one gets the default
+    /// (adapters.md §2: a new document's focus is its own, else focusd's default; a page that
+    /// renders after it loads is shown with focus, as one that renders before).
+    private var awaitingCandidate = false
+
+    /// After a change of the scene sent to focusd: the default focus, if the document is waiting
+    /// for a candidate and now has one. (focusd takes the ResetFocus after the change: one
+    /// connection, in order.)
+    private func focusFirstCandidate() {
+        guard awaitingCandidate, monitored, let scene, Self.hasCandidate(scene.root) else { return }
+        resetFocus(seen: pageReports)
+    }
+
+    /// Whether `node` or a descendant is a candidate (focusable, enabled, with an area).
+    static func hasCandidate(_ node: Node) -> Bool {
+        if node.disabled == true { return false }
+        if node.focusable == true, let frame = node.frame, frame.width > 0, frame.height > 0 { return true }
+        return node.children?.contains(where: hasCandidate) ?? false
     }
 
     // MARK: From focusd
@@ -422,7 +466,7 @@ final class PageAdapter {
         switch event.kind {
         case .focus:
             guard event.track != .accessibility else { return }
-            focusdEvents += 1
+            if event.to != nil { focusdEvents += 1 }
             // Older than focusd's answer to the page's latest report: the page has moved on. (The
             // answer's own event is applied: a no-op, or it undoes an older one applied before
             // the answer was read.)
@@ -430,6 +474,7 @@ final class PageAdapter {
                 && (event.to.map { inFlight.dropLast().contains($0) } ?? false)
             let stale = event.revision < reportedRevision || echo
             focusdFocus = event.to
+            if event.to != nil { awaitingCandidate = false }
             if stale { return }
             // While a report of the page's own focus is in flight, focusd takes it after this
             // event (or this event came after it, and the answer says so): applied now, it would

@@ -536,6 +536,17 @@ def main(session):
     check("and focus returns to its invoker, in focusd too",
           wait_for(lambda: page.active() == "open-menu" and focused() == "open-menu", 5), f"DOM {page.active()}, focusd {focused()}")
 
+    # Content that appears after the page has loaded (late.html): no candidate when the document
+    # is first read, so focusd's default is chosen once one appears.
+    for query, how in (("", "a page shown only once its scripts have run (a loading class hiding it)"),
+                       ("?render", "a page whose script renders its content after load")):
+        page.send("Page.navigate", url=page_url("late.html", query))
+        shown = wait_for(lambda: "item-0" in scene_ids(), 10)
+        held = lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"].get("focused")  # noqa: E731
+        check(f"{how}: focusd's default focus lands in it once it is there, with no command",
+              shown and wait_for(lambda: page.active() and page.active() == held(), 5),
+              f"DOM {page.active()}, focusd {held()}, {sorted(scene_ids())}")
+
     # A page that never rests (carousel.html: its track slides every 500 ms, a clock ticks every
     # second): the scene keeps up in patches, focus stays where it is, and what that costs.
     page.send("Page.navigate", url=page_url("carousel.html"))
