@@ -537,7 +537,8 @@ def main(session):
           wait_for(lambda: page.active() == "open-menu" and focused() == "open-menu", 5), f"DOM {page.active()}, focusd {focused()}")
 
     # Content that appears after the page has loaded (late.html): no candidate when the document
-    # is first read, so focusd's default is chosen once one appears.
+    # is first read, so focusd's default is chosen once one appears; and ARIA widgets whose items
+    # take focus, or do not.
     for query, how in (("", "a page shown only once its scripts have run (a loading class hiding it)"),
                        ("?render", "a page whose script renders its content after load")):
         page.send("Page.navigate", url=page_url("late.html", query))
@@ -546,6 +547,17 @@ def main(session):
         check(f"{how}: focusd's default focus lands in it once it is there, with no command",
               shown and wait_for(lambda: page.active() and page.active() == held(), 5),
               f"DOM {page.active()}, focusd {held()}, {sorted(scene_ids())}")
+    root = focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]
+    ids = set(node_ids(root))
+    menu = find(root, "menu") or {}
+    check("a menu of tabindex 0 whose items have tabindex -1: a section of its items; the menu itself is no candidate",
+          {"item-0", "item-1", "item-2"} <= ids and menu.get("section") and "menu:self" not in ids and not menu.get("focusable"),
+          f"{sorted(ids)}, menu {json.dumps({k: v for k, v in menu.items() if k != 'children'})}")
+    check("focusd's default focus is the menu's first item", page.active() == "item-0", page.active())
+    check("down walks the menu's items", command("down", "item-1") == "item-1" and command("down", "item-2") == "item-2", page.active())
+    check("a list box holding DOM focus itself (aria-activedescendant, options with no tabindex): the list box is the candidate, "
+          "not its options, which cannot take DOM focus", "box:self" in ids and not ({"opt-0", "opt-1"} & ids), sorted(ids))
+    check("and focus reaches it", command("down", "box") == "box", page.active())
 
     # A page that never rests (carousel.html: its track slides every 500 ms, a clock ticks every
     # second): the scene keeps up in patches, focus stays where it is, and what that costs.

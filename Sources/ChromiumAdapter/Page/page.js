@@ -38,7 +38,9 @@
   const BINDING = "__focusdNotify";
   const ROOT_ID = "#document";
   // Sections with no frame of their own (adapters.md §2): `nav`, and these roles.
-  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "listbox", "radiogroup", "grid", "tree"]);
+  // (`menu` and `treegrid` too: adapters.md §2 navigates inside "a section of role … menu", and a
+  // treegrid is a grid; a widget whose items are candidates is a section around them.)
+  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "menu", "listbox", "radiogroup", "grid", "treegrid", "tree"]);
   /** The page's main landmark (`main`, `role=main`) is a node of its own that is not a section: a
    *  view a single-page app replaces keeps its node, so focus on a removed element is recovered
    *  inside it (focus.md §4: the nearest surviving ancestor holding a candidate), on the new view,
@@ -52,8 +54,12 @@
     tree: ["treeitem"], radiogroup: ["radio"] };
   // A Map, not an object: a page's role="constructor" or "toString" must not find Object's members.
   const OWNED_BY = new Map();
+  // For each widget role, a selector of its items that can take DOM focus (a tabindex, or focusable
+  // by nature): the widget's own element is not a candidate while one of them is shown.
+  const FOCUSABLE_ITEMS = new Map();
   for (const [widget, roles] of Object.entries(OWNED)) {
     for (const role of roles) { if (!OWNED_BY.has(role)) OWNED_BY.set(role, []); OWNED_BY.get(role).push(widget); }
+    FOCUSABLE_ITEMS.set(widget, roles.map((r) => `[role="${r}"]:is([tabindex], a[href], button, input, select, textarea)`).join(", "));
   }
   const DISABLEABLE = new Set(["button", "input", "select", "textarea", "fieldset", "optgroup", "option"]);
   const TEXT_TYPES = new Set(["text", "email", "password", "url", "tel", ""]);
@@ -116,7 +122,9 @@
   function sequentiallyFocusable(el, tag, role) {
     const index = tabindex(el);
     const widgets = role ? OWNED_BY.get(role) : undefined;
-    if (widgets && widgets.some((w) => el.parentElement?.closest(`[role="${w}"]`))) return true;
+    // An item of a widget it is inside, at any tabindex: it takes DOM focus. One with no tabindex
+    // cannot (an aria-activedescendant widget's option): it is read as any element is.
+    if (index !== null && widgets && widgets.some((w) => el.parentElement?.closest(`[role="${w}"]`))) return true;
     if (index !== null && index < 0) return false;
     let natural = false;
     switch (tag) {
@@ -497,8 +505,10 @@
       if (marked) applyMarks(el, node);
       node.children = [];
       byId.set(node.id, el);  // held while its subtree is read (no descendant takes its id)
-      if (shown && sequentiallyFocusable(el, tag, role)) {
-        // A focusable scroller or dialog: the element itself is a candidate inside its node.
+      if (shown && sequentiallyFocusable(el, tag, role) && !(isSection && holdsFocusableItems(el, role))) {
+        // A focusable scroller or dialog: the element itself is a candidate inside its node. Not a
+        // widget whose items are candidates (a menu or list box of tabindex 0, its items of -1):
+        // its box covers them, so no directional move from it would reach them; they hold focus.
         const self = candidate(el, tag, role, originOf(inner), `${node.id}:self`);
         if (self) { node.children.push(self); register(el, self, node, inner, "candidate"); }
       }
@@ -541,6 +551,14 @@
     visitChildren(el, parent, ctx, modal);
     const shadow = el.shadowRoot;
     if (shadow) { watch(shadow); visitChildren(shadow, parent, ctx, modal); }
+  }
+
+  /** Whether the widget `el` (of role `role`) holds a shown item of its own that takes DOM focus. */
+  function holdsFocusableItems(el, role) {
+    const selector = FOCUSABLE_ITEMS.get(role);
+    if (!selector) return false;
+    for (const item of el.querySelectorAll(selector)) if (item.checkVisibility(SHOWN)) return true;
+    return false;
   }
 
   /** ``visit`` of each element child of `el` (an element or a shadow root), in order. Walked by
