@@ -264,6 +264,21 @@ def main(session):
         lambda: focusd.call("io.focusd.Focus.GetState", {"scene": scene})["state"]["focused"] == "open", 5),
           f"DOM {page.active()}, focusd {focusd.call('io.focusd.Focus.GetState', {'scene': scene})['state']['focused']}")
 
+    # Dialogs of the page's own script (role=dialog divs): back is Escape inside them.
+    for opener, box, first, how in (("open-scripted", "scripted", "s-ok", "an aria-modal dialog of the page's script (closing on keyCode 27)"),
+                                    ("open-panel", "panel", "p-ok", "a non-modal role=dialog holding focus")):
+        focusd.call("io.focusd.Focus.Focus", {"scene": scene, "id": opener})
+        wait_for(lambda: page.active() == opener, 5)
+        focusd.call("io.focusd.Focus.Send", {"command": "select", "scene": scene})
+        opened = wait_for(lambda: page.active() == first and first in node_ids(focusd.call("io.focusd.Inspect.GetScene", {"scene": scene})["scene"]["root"]), 5)
+        focusd.call("io.focusd.Focus.Send", {"command": "back", "scene": scene})
+        closed = wait_for(lambda: page.eval(f"document.getElementById('{box}').hidden"), 5)
+        check(f"back in {how}: Escape closes it, and the page stays",
+              opened and closed and page.eval("escapes").count(box) == 1 and page.eval("location.href").endswith("dialog.html"),
+              f"opened {opened}, escapes {page.eval('escapes')}, {page.eval('location.href')}")
+        check("and focus is back on its opener, in focusd too", wait_for(lambda: page.active() == opener and focusd.call(
+            "io.focusd.Focus.GetState", {"scene": scene})["state"].get("focused") == opener, 5), page.active())
+
     # Reading only what changed (the page agent's patches): what that path could get wrong.
     page.send("Page.navigate", url=page_url("mutate.html"))
 

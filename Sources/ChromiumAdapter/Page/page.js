@@ -1258,6 +1258,20 @@
           else if (modal.dispatchEvent(new Event("cancel", { cancelable: true }))) modal.close();
           return "dialog";
         }
+        // A dialog of the page's own script: an `aria-modal` one, or one (role `dialog` or
+        // `alertdialog`) that holds focus. Such scripts close it on Escape (jQuery UI, Bootstrap),
+        // so back is Escape there, with the legacy keyCode that older ones read, and never leaves
+        // the page from inside a dialog.
+        const active = deepActive();
+        const scripted = modal || active?.closest('[role="dialog"], [role="alertdialog"]');
+        if (scripted) {
+          const target = active && scripted.contains(active) ? active : scripted;
+          const init = { key: "Escape", code: "Escape", keyCode: 27, which: 27, bubbles: true, cancelable: true, composed: true };
+          const view = target.ownerDocument?.defaultView || window;
+          target.dispatchEvent(new view.KeyboardEvent("keydown", init));
+          target.dispatchEvent(new view.KeyboardEvent("keyup", init));
+          return "escape";
+        }
       }
       const target = deepActive() || document.body || document.documentElement;
       const init = { key, code: "", bubbles: true, cancelable: true, composed: true };
