@@ -573,6 +573,9 @@ def main(session):
     check("a list box holding DOM focus itself (aria-activedescendant, options with no tabindex): the list box is the candidate, "
           "not its options, which cannot take DOM focus", "box:self" in ids and not ({"opt-0", "opt-1"} & ids), sorted(ids))
     check("and focus reaches it", command("down", "box") == "box", page.active())
+    links = find(root, "links") or {}
+    check("role=navigation (nav's role, on a div) is a section, as nav is",
+          links.get("section") and {"link-a", "link-b"} <= set(node_ids(links)), json.dumps(links))
 
     # A page that never rests (carousel.html: its track slides every 500 ms, a clock ticks every
     # second): the scene keeps up in patches, focus stays where it is, and what that costs.

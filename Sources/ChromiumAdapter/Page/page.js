@@ -39,8 +39,9 @@
   const ROOT_ID = "#document";
   // Sections with no frame of their own (adapters.md §2): `nav`, and these roles.
   // (`menu` and `treegrid` too: adapters.md §2 navigates inside "a section of role … menu", and a
-  // treegrid is a grid; a widget whose items are candidates is a section around them.)
-  const SECTION_ROLES = new Set(["toolbar", "tablist", "menubar", "menu", "listbox", "radiogroup", "grid", "treegrid", "tree"]);
+  // treegrid is a grid; a widget whose items are candidates is a section around them. And
+  // `navigation`, the role `nav` has: a sidebar written as <div role=navigation> is one.)
+  const SECTION_ROLES = new Set(["navigation", "toolbar", "tablist", "menubar", "menu", "listbox", "radiogroup", "grid", "treegrid", "tree"]);
   /** The page's main landmark (`main`, `role=main`) is a node of its own that is not a section: a
    *  view a single-page app replaces keeps its node, so focus on a removed element is recovered
    *  inside it (focus.md §4: the nearest surviving ancestor holding a candidate), on the new view,
