@@ -250,6 +250,16 @@
     if (has("scroll-margin") && node.scroll) node.scroll.margin = number(a("scroll-margin"));
   }
 
+  /** A keydown and a keyup (`keyInit`: KeyboardEventInit members) at `target`, in its own realm;
+   *  whether the page let the keydown's default happen. */
+  function press(target, keyInit) {
+    const init = { ...keyInit, bubbles: true, cancelable: true, composed: true };
+    const view = target.ownerDocument?.defaultView || window;
+    const proceed = target.dispatchEvent(new view.KeyboardEvent("keydown", init));
+    target.dispatchEvent(new view.KeyboardEvent("keyup", init));
+    return proceed;
+  }
+
   function openModal() {
     const dialogs = document.querySelectorAll("dialog:modal");
     if (dialogs.length) return dialogs[dialogs.length - 1];
@@ -1266,19 +1276,11 @@
         const active = deepActive();
         const scripted = modal || active?.closest('[role="dialog"], [role="alertdialog"]');
         if (scripted) {
-          const target = active && scripted.contains(active) ? active : scripted;
-          const init = { key: "Escape", code: "Escape", keyCode: 27, which: 27, bubbles: true, cancelable: true, composed: true };
-          const view = target.ownerDocument?.defaultView || window;
-          target.dispatchEvent(new view.KeyboardEvent("keydown", init));
-          target.dispatchEvent(new view.KeyboardEvent("keyup", init));
+          press(active && scripted.contains(active) ? active : scripted, { key: "Escape", code: "Escape", keyCode: 27, which: 27 });
           return "escape";
         }
       }
-      const target = deepActive() || document.body || document.documentElement;
-      const init = { key, code: "", bubbles: true, cancelable: true, composed: true };
-      const view = target.ownerDocument?.defaultView || window;
-      const proceed = target.dispatchEvent(new view.KeyboardEvent("keydown", init));
-      target.dispatchEvent(new view.KeyboardEvent("keyup", init));
+      const proceed = press(deepActive() || document.body || document.documentElement, { key, code: "" });
       if (back && proceed) {
         if (history.length > 1) { history.back(); return "history"; }
         return "none";
