@@ -155,6 +155,19 @@ def listed(focusd, node, timeout=30):
     return found["d"]
 
 
+def grab_settled(focusd, node, exclusive, timeout=5):
+    """`node`'s ListDevices entry once its `grabbed` is `exclusive`, or the last entry read when
+    `timeout` passes (for the caller's check to name). The grab follows the decision: focusd asks
+    the kernel which keys are down first (input.md §6), so an entry listed with its reasons may not
+    be grabbed yet (scenarios 81-83 read it with the listing and failed now and then)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        entry = next(d for d in focusd.devices() if d["node"] == node)
+        if entry["grabbed"] == exclusive or time.monotonic() > deadline:
+            return entry
+        time.sleep(0.01)
+
+
 def another_reader_receives(device, events, expect):
     """A second reader (the bare libevdev reader) gets `device`'s events while focusd runs."""
     reader = Reader(device.node)

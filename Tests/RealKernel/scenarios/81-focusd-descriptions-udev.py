@@ -4,8 +4,8 @@
 # timeout: 240
 import copy
 
-from descriptions import HOTKEYS, POINTER, UinputDevice, another_reader_receives, chosen, classify, listed
-from realkernel import Focusd, check, run_checked, scenario, udev_properties, wait_until
+from descriptions import HOTKEYS, POINTER, UinputDevice, another_reader_receives, chosen, classify, grab_settled, listed
+from realkernel import Focusd, check, run_checked, scenario, udev_properties
 
 CLASSES = ["ID_INPUT_ACCELEROMETER", "ID_INPUT_TABLET_PAD", "ID_INPUT_TABLET", "ID_INPUT_TOUCHSCREEN",
            "ID_INPUT_TOUCHPAD", "ID_INPUT_JOYSTICK", "ID_INPUT_POINTINGSTICK", "ID_INPUT_MOUSE",
@@ -40,11 +40,8 @@ def body():
         name = device.description["name"]
         check(entry["class"] == answer["class"],
               f"{name}: ListDevices says {entry['class']}, focusd classify {answer['class']} ({answer['reasons']})")
-        # The grab follows the decision (focusd asks the kernel which keys are down first, input.md
-        # §6): the entry listed with its reasons may not be grabbed yet.
-        exclusive = answer["grab"] == "exclusive"
-        wait_until(lambda: focusd.device_for(device.node)["grabbed"] == exclusive, 5,
-                   f"{name}: grabbed={exclusive}, as focusd classify says grab {answer['grab']}")
+        grabbed = grab_settled(focusd, device.node, answer["grab"] == "exclusive")["grabbed"]
+        check(grabbed == (answer["grab"] == "exclusive"), f"{name}: grabbed={grabbed}, focusd classify says grab {answer['grab']}")
         check(entry.get("reasons") == answer["reasons"], f"{name}: reasons differ: {entry.get('reasons')} / {answer['reasons']}")
         # udevd's input_id builtin alone (hwdb and rules add their own knowledge on top, which
         # focusd takes from udevd when it runs): its classes are the ones focusd derives, but for

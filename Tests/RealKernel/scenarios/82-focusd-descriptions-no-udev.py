@@ -4,8 +4,8 @@
 # timeout: 240
 import os
 
-from descriptions import HOTKEYS, POINTER, UinputDevice, another_reader_receives, chosen, classify, listed
-from realkernel import Focusd, check, scenario, wait_until
+from descriptions import HOTKEYS, POINTER, UinputDevice, another_reader_receives, chosen, classify, grab_settled, listed
+from realkernel import Focusd, check, scenario
 
 
 def body():
@@ -19,11 +19,8 @@ def body():
         name = device.description["name"]
         check(entry["class"] == answer["class"],
               f"{name}: ListDevices says {entry['class']}, focusd classify --no-udev {answer['class']} ({answer['reasons']})")
-        # The grab follows the decision (focusd asks the kernel which keys are down first, input.md
-        # §6): the entry listed with its reasons may not be grabbed yet.
-        exclusive = answer["grab"] == "exclusive"
-        wait_until(lambda: focusd.device_for(device.node)["grabbed"] == exclusive, 5,
-                   f"{name}: grabbed={exclusive}, as focusd classify --no-udev says grab {answer['grab']}")
+        grabbed = grab_settled(focusd, device.node, answer["grab"] == "exclusive")["grabbed"]
+        check(grabbed == (answer["grab"] == "exclusive"), f"{name}: grabbed={grabbed}, focusd classify --no-udev says grab {answer['grab']}")
         check(entry.get("reasons") == answer["reasons"], f"{name}: reasons differ: {entry.get('reasons')} / {answer['reasons']}")
         summary.append(f"{entry['class']}/{answer['grab']}")
     pointer = next(d for d in devices if d.description["source"].endswith(POINTER))
